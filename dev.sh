@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# trickcam's developer tasks. Each task sets up what it needs first, so each works on a fresh
+# clone of a fresh machine that has Python >= 3.11 (and, for the vision tests, Debian's apt).
+#
+#   ./dev.sh demo     set up and run the main job (the bundled demo)
+#   ./dev.sh test     set up everything (dev + train extras, card decks) and run the whole suite:
+#                     ruff check, ruff format --check, mypy --strict rules, pytest
+#   ./dev.sh setup    only set up the runtime environment (.venv)
+#
+# Environment: PYTHON (interpreter to build .venv from), TORCH_SPEC (default torch==2.13.0, the
+# CPU build), TRICKCAM_NO_APT=1 (never call apt-get).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+TORCH_SPEC=${TORCH_SPEC:-torch==2.13.0}
+DECK_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin"
+
+log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
+
+find_python() {
+  if [ -n "${PYTHON:-}" ]; then echo "$PYTHON"; return; fi
+  for p in python3.11 python3.12 python3.13 python3; do
+    if command -v "$p" >/dev/null 2>&1 &&
+       "$p" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      echo "$p"; return
+    fi
+  done
+  log "no Python >= 3.11 found (set PYTHON=/path/to/python3.11)"; exit 1
+}
+
+# setup EXTRAS: create .venv and install the package (editable) with the given extras.
+# A stamp keyed on pyproject.toml and the extras skips the install when nothing changed.
+setup() {
+  local extras=$1 stamp key
+  if [ ! -x "$VENV/bin/python" ]; then
+    log "creating $VENV"
+    "$(find_python)" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+  fi
+  key="$(cat pyproject.toml)|$extras|$TORCH_SPEC"
+  stamp="$VENV/.installed-$(printf '%s' "$key" | cksum | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ]; then
+    log "installing trickcam${extras:+[$extras]}"
+    if [[ "$extras" == *train* ]]; then
+      "$VENV/bin/python" -m pip install -q "$TORCH_SPEC"
+    fi
+    "$VENV/bin/python" -m pip install -q -e ".${extras:+[$extras]}"
+    touch "$stamp"
+  fi
+}
+
+# The SVG card decks the vision tests render (Debian packages).
+decks() {
+  if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] && command -v rsvg-convert >/dev/null; then
+    return
+  fi
+  if [ "${TRICKCAM_NO_APT:-}" = 1 ]; then log "card decks missing; TRICKCAM_NO_APT=1, not installing"; return; fi
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo=sudo
+  if command -v apt-get >/dev/null; then
+    log "installing card decks: $DECK_PACKAGES"
+    $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $DECK_PACKAGES >/dev/null
+  else
+    log "no apt-get: install $DECK_PACKAGES by hand for the vision tests"
+  fi
+}
+
+task=${1:-help}
+shift || true
+case "$task" in
+  setup)
+    setup ""
+    ;;
+  demo)
+    setup ""
+    exec "$VENV/bin/trickcam" score --format text datasets/samples/clabber_match.json "$@"
+    ;;
+  test)
+    setup "dev,train"
+    decks
+    log "ruff check"; "$VENV/bin/ruff" check .
+    log "ruff format --check"; "$VENV/bin/ruff" format --check .
+    log "mypy --strict rules"; "$VENV/bin/mypy" --strict rules
+    log "pytest"; exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  *)
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    [ "$task" = help ] || exit 2
+    ;;
+esac
