@@ -1,0 +1,142 @@
+"""From a card's outline in a photo to the exact tensor the card classifier reads.
+
+This module is the contract between detection (which finds card quads), training (which renders
+synthetic cards) and classification (which runs the ONNX model). Both training and inference go
+through the same three steps, so what the model sees in training is what detection gives it:
+
+1. :func:`warp_quad`: perspective-warp the quad to an upright card of ``CARD_W x CARD_H``
+   (portrait: the long side vertical; mirror images never happen; either 180° orientation may
+   come out, which is harmless because cards are point-symmetric).
+2. :func:`corner_crop` / :func:`corner_crops`: cut the index corner (rank + suit), the part of a
+   card every deck design shares; ``corner_crops`` also gives the opposite corner turned 180°.
+3. :func:`to_input`: white-balance each crop on its paper, standardise it and stack the crops
+   into the float32 NCHW batch the model expects.
+
+numpy + OpenCV only: inference never imports torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from rules.cards import DECK_52
+
+CARD_W, CARD_H = 160, 240
+"""Canonical upright card warp size (pixels): portrait, long side vertical."""
+
+CORNER_FX, CORNER_FY = 0.25, 0.30
+"""The index corner: this fraction of the upright card's width and height, from the top-left."""
+
+INPUT_W, INPUT_H = 40, 72
+"""Model input size (width, height) of one corner crop."""
+
+INPUT_CHANNELS = 3
+"""BGR colour: the suit's colour helps tell hearts and diamonds from spades and clubs."""
+
+WHITE_PERCENTILE = 90.0
+"""Each channel is divided by this percentile of the crop (the card's paper), which undoes
+colour casts and white balance; then the crop is standardised to zero mean, unit variance."""
+
+LABELS: tuple[str, ...] = tuple(str(c) for c in DECK_52) + ("back", "none")
+"""Class order of the model outputs: the 52 cards in ``rules.DECK_52`` order, then the card
+back and 'not a card'."""
+
+PREPROCESSING: dict[str, object] = {
+    "warp": {"card_w": CARD_W, "card_h": CARD_H, "long_side": "vertical"},
+    "corner_crop": {"fx": CORNER_FX, "fy": CORNER_FY, "origin": "top-left"},
+    "input": {"width": INPUT_W, "height": INPUT_H, "channels": INPUT_CHANNELS, "order": "BGR"},
+    "normalise": {
+        "white_percentile": WHITE_PERCENTILE,
+        "then": "per-crop standardisation over all channels (mean 0, std 1)",
+    },
+    "layout": "NCHW float32",
+}
+"""What the sidecar ``models/cards.json`` records, so a classifier can check it matches."""
+
+
+def order_quad(quad: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
+    """The quad's corners as (top-left, top-right, bottom-right, bottom-left) of the upright card.
+
+    Corners are sorted around their centroid (clockwise on screen, so the card is never
+    mirrored), then rotated so the first edge is a short edge (the card's top). Of the two short
+    edges, the one nearer the top of the image becomes the top, so an upright card stays upright.
+    """
+    pts = np.asarray(quad, dtype=np.float32).reshape(-1, 2)
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+        raise ValueError(f"a card quad needs 4 finite (x, y) points, got {np.asarray(quad)!r}")
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
+    edges = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)  # edge i: pts[i] -> pts[i+1]
+    start = 0 if edges[0] + edges[2] <= edges[1] + edges[3] else 1
+    # the two short edges start at `start` and `start + 2`: pick the one higher in the image
+    mid_a = (pts[start] + pts[(start + 1) % 4]) / 2
+    mid_b = (pts[(start + 2) % 4] + pts[(start + 3) % 4]) / 2
+    if mid_b[1] < mid_a[1]:
+        start += 2
+    return np.roll(pts, -start, axis=0)
+
+
+def warp_quad(
+    image_bgr: np.ndarray,
+    quad: np.ndarray | Sequence[Sequence[float]],
+    size: tuple[int, int] = (CARD_W, CARD_H),
+) -> np.ndarray:
+    """Perspective-warp the card outlined by ``quad`` (4 points, any order) to an upright image.
+
+    The result is ``size`` = (width, height), portrait, in the colour layout of the input.
+    """
+    w, h = size
+    src = order_quad(quad)
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(
+        image_bgr, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def corner_crop(card_img: np.ndarray) -> np.ndarray:
+    """The top-left index corner of an upright card image, resized to ``INPUT_W x INPUT_H``."""
+    h, w = card_img.shape[:2]
+    cw = max(1, round(w * CORNER_FX))
+    ch = max(1, round(h * CORNER_FY))
+    crop = card_img[:ch, :cw]
+    if crop.shape[1] != INPUT_W or crop.shape[0] != INPUT_H:
+        crop = cv2.resize(crop, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+def corner_crops(card_img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both index corners: the top-left one, and the bottom-right one turned 180° upright.
+
+    A classifier can average the two (a finger or glare rarely covers both).
+    """
+    return corner_crop(card_img), corner_crop(cv2.rotate(card_img, cv2.ROTATE_180))
+
+
+def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Stack corner crops (H x W x 3 BGR uint8, or grey H x W) into the model's float32 NCHW batch.
+
+    Each crop: channels divided by their ``WHITE_PERCENTILE`` percentile (the paper becomes
+    white whatever the light's colour), then standardised to mean 0 and std 1.
+    """
+    batch = []
+    for crop in crops:
+        c = np.asarray(crop)
+        if c.ndim == 2:
+            c = cv2.cvtColor(c, cv2.COLOR_GRAY2BGR)
+        if c.shape[:2] != (INPUT_H, INPUT_W):
+            c = cv2.resize(c, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        batch.append(c[:, :, :INPUT_CHANNELS])
+    if not batch:
+        return np.zeros((0, INPUT_CHANNELS, INPUT_H, INPUT_W), dtype=np.float32)
+    x = np.stack(batch).astype(np.float32)  # N H W C
+    white = np.percentile(x, WHITE_PERCENTILE, axis=(1, 2), keepdims=True)
+    x = x / np.maximum(white, 8.0)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / np.maximum(std, 0.02)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
