@@ -11,14 +11,13 @@ none. Special rounds take the round as a keyword (``round=13`` aces low). In rou
 may be a :class:`WildTwo` (``WildTwo(card("2H"), card("AS"))``, or the text ``"2H=AS"``).
 
 A round is a :class:`RoundState` fed with events (:class:`Deal`, :class:`TurnTrump`,
-:class:`ChooseTrump`, :class:`Contract`, :class:`Play`); records are read by
+:class:`ChooseTrump`, :class:`Contract`, ``rules.events.Play``, :class:`NameWild`); records are read by
 :mod:`rules.clag.records`.
 """
 
 from rules.clag.contracts import legal_contracts
 from rules.clag.errors import ClagEventError, ContractError, WildTwoError
-from rules.clag.events import ChooseTrump, Contract, Deal, Event, Play, TurnTrump
-from rules.clag.knowledge import Renege, Shortfall
+from rules.clag.events import ChooseTrump, Contract, Deal, Event, NameWild, Play, TurnTrump
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import NUM_ROUNDS, dealer_of_round, hand_size, round_rule
 from rules.clag.scoring import Standing, ranking, round_scores
@@ -35,11 +34,10 @@ __all__ = [
     "ContractError",
     "Deal",
     "Event",
+    "NameWild",
     "Play",
-    "Renege",
     "RoundResult",
     "RoundState",
-    "Shortfall",
     "Standing",
     "TurnTrump",
     "WildTwo",

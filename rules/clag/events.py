@@ -1,8 +1,10 @@
-"""The events of a Clag round. A round is its event log; replaying the log gives the state.
+"""Clag's own events. The shared ones (``Play``, ``Bid``, referee events) live in
+:mod:`rules.events`; a round is its event log and replaying the log gives the state.
 
 Hands are hidden: :class:`Deal` says the cards were dealt and may carry the hands when they
-are known (a digital table, a test, a record replayed after the round); the engine otherwise
-learns each hand from the cards played.
+are known (a digital table, a test); the engine otherwise learns each hand from the cards
+played. A wild two in round 12 is ``Play(seat, 2H)`` followed by ``NameWild(seat, AS)``: the
+camera sees the two, the table hears the name.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.cards import Card, Suit
+from rules.events import Bid, ConfirmRenege, DismissRenege, Play
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,19 +38,33 @@ class ChooseTrump:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """A player states how many tricks he will win."""
+    """A player states how many tricks he will win (``Bid(seat, "3")`` is read the same)."""
 
     seat: int
     tricks: int
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
-    """A player plays a card; in round 12 a two also ``named`` the card it stands for."""
+class NameWild:
+    """Round 12: the player who just played a two names the card it stands for."""
 
     seat: int
-    card: Card
-    named: Card | None = None
+    named: Card
 
 
-Event = Deal | TurnTrump | ChooseTrump | Contract | Play
+Event = Deal | TurnTrump | ChooseTrump | Contract | Bid | Play | NameWild
+RefereeEvent = ConfirmRenege | DismissRenege
+
+__all__ = [
+    "Bid",
+    "ChooseTrump",
+    "ConfirmRenege",
+    "Contract",
+    "Deal",
+    "DismissRenege",
+    "Event",
+    "NameWild",
+    "Play",
+    "RefereeEvent",
+    "TurnTrump",
+]

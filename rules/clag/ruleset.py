@@ -9,6 +9,10 @@
     ``"zero_round"`` (default): a player with a proven renege scores 0 for the round and his
     contract does not count as completed; the trick results stand. ``"none"``: reneges are
     reported with their evidence but the score is left to the referee.
+``apply_reneges``
+    ``"auto"`` (default): a proven renege is applied as soon as the cards prove it (a referee
+    may dismiss it, ``DismissRenege``); ``"confirmed"``: only once a referee confirms it
+    (``ConfirmRenege``).
 ``chosen_trump``
     What the dealer may choose in round 14: ``"suit"`` (default, one of the four suits) or
     ``"suit_or_none"`` (no trump allowed as well).
@@ -25,10 +29,12 @@ from rules.clag.errors import ClagEventError
 DealerRule = Literal["exceed", "not_equal"]
 RenegePenalty = Literal["zero_round", "none"]
 ChosenTrump = Literal["suit", "suit_or_none"]
+ApplyReneges = Literal["auto", "confirmed"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_rule": ("exceed", "not_equal"),
     "renege_penalty": ("zero_round", "none"),
+    "apply_reneges": ("auto", "confirmed"),
     "chosen_trump": ("suit", "suit_or_none"),
 }
 
@@ -39,6 +45,7 @@ class ClagRuleset:
 
     dealer_rule: DealerRule = "exceed"
     renege_penalty: RenegePenalty = "zero_round"
+    apply_reneges: ApplyReneges = "auto"
     chosen_trump: ChosenTrump = "suit"
 
     def __post_init__(self) -> None:

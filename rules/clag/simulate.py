@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import random
 
-from rules.cards import DECK_52, SUITS, Card, Rank
-from rules.clag import tricks as T
-from rules.clag.events import ChooseTrump, Contract, Deal, Event, Play, TurnTrump
+from rules.cards import DECK_52, SUITS, Card
+from rules.clag.events import ChooseTrump, Contract, Deal, Event, NameWild, Play, TurnTrump
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
-from rules.clag.schedule import NUM_ROUNDS, WILD_TWOS_ROUND, dealer_of_round
+from rules.clag.schedule import NUM_ROUNDS, dealer_of_round
 from rules.clag.state import RoundState
 
 
@@ -50,12 +49,9 @@ def _next_event(
     assert seat is not None
     if phase == "contracts":
         return Contract(seat, rng.choice(state.legal_contracts()))
-    card = rng.choice(sorted(state.legal_plays(), key=str))
-    if state.round_no == WILD_TWOS_ROUND and card.rank is Rank.TWO:
-        assert state.hands is not None
-        names = T.legal_names(state.hands[seat], state.current)
-        return Play(seat, card, rng.choice(sorted(names, key=str)))
-    return Play(seat, card)
+    if phase == "name":
+        return NameWild(seat, rng.choice(sorted(state.legal_names(), key=str)))
+    return Play(seat, rng.choice(sorted(state.legal_plays(), key=str)))
 
 
 def random_game(

@@ -1,24 +1,36 @@
 """One Clag round as an immutable state machine: ``state.apply(event)`` returns a new state.
 
 The order of events depends on the round (:func:`steps_of`): normally the deal, the turned
-trump, the contracts from the dealer's left, then the play; round 8 has no trump, round 9 and
-15 no contracts, round 10 turns trump after the contracts, round 11 takes the contracts before
-the deal, round 14 has the dealer choose trump. An impossible event raises a ``RulesError``
-that quotes it; a failure to follow suit is recorded and proven as a renege (see
-:mod:`rules.clag.knowledge`).
+trump, the contracts from the dealer's left, then the play; round 8 has no trump, rounds 9
+and 15 no contracts, round 10 turns trump after the contracts, round 11 takes the contracts
+before the deal, round 14 has the dealer choose trump. An impossible event raises a
+``RulesError`` that quotes it. A failure to follow suit is not refused: it opens an
+obligation in :class:`~rules.knowledge.TableKnowledge`, which proves the renege as soon as
+the cards do (the player later shows a card of the led suit, or his dealt hand held one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from rules.cards import DECK_52, Card, Rank, Suit
 from rules.clag import tricks as T
 from rules.clag.contracts import check_contract, legal_contracts
 from rules.clag.errors import ClagEventError, WildTwoError
-from rules.clag.events import ChooseTrump, Contract, Deal, Event, Play, TurnTrump
-from rules.clag.knowledge import Renege, Shortfall, prove
+from rules.clag.events import (
+    Bid,
+    ChooseTrump,
+    ConfirmRenege,
+    Contract,
+    Deal,
+    DismissRenege,
+    Event,
+    NameWild,
+    Play,
+    RefereeEvent,
+    TurnTrump,
+)
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import (
     NO_CONTRACT_ROUND,
@@ -30,6 +42,10 @@ from rules.clag.schedule import (
 )
 from rules.clag.scoring import round_scores
 from rules.errors import CardAlreadyPlayed, HandOver, IllegalEvent, OutOfTurn
+from rules.knowledge import MustNotHold, RenegeEvidence, TableKnowledge
+
+FOLLOW_SUIT = "follow suit"
+NAME_LED_SUIT = "a wild two names the led suit"
 
 
 def steps_of(round_no: int) -> tuple[str, ...]:
@@ -55,7 +71,7 @@ class RoundResult:
     tricks_won: tuple[int, ...]
     completed: tuple[bool, ...]
     score: tuple[int, ...]
-    reneges: tuple[Renege, ...]
+    reneges: tuple[RenegeEvidence, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +81,22 @@ class RoundState:
     players: int
     round_no: int
     dealer: int
-    ruleset: ClagRuleset = DEFAULT_RULESET
+    ruleset: ClagRuleset
+    knowledge: TableKnowledge
+    contracts: tuple[int | None, ...]
+    leaders: tuple[int, ...]
     step: int = 0
-    hands: tuple[frozenset[Card], ...] | None = None
+    hands_known: bool = False
     trump_card: Card | None = None
     trump: Suit | None = None
-    contracts: tuple[int | None, ...] = ()
     stated: int = 0
     tricks: tuple[tuple[T.Entry, ...], ...] = ()
-    leaders: tuple[int, ...] = ()
     current: tuple[T.Entry, ...] = ()
-    seen: frozenset[Card] = frozenset()
-    shortfalls: tuple[Shortfall, ...] = ()
-    reneges: tuple[Renege, ...] = ()
-    log: tuple[Event, ...] = field(default=())
+    unnamed: Card | None = None
+    reneges: tuple[RenegeEvidence, ...] = ()
+    confirmed: frozenset[int] = frozenset()
+    dismissed: frozenset[int] = frozenset()
+    log: tuple[Event | RefereeEvent, ...] = ()
 
     @classmethod
     def start(
@@ -94,6 +112,7 @@ class RoundState:
             round_no,
             dealer,
             ruleset,
+            TableKnowledge.new((hand_size(round_no),) * players),
             contracts=(fixed,) * players,
             leaders=((dealer + 1) % players,),
         )
@@ -104,7 +123,7 @@ class RoundState:
         players: int,
         round_no: int,
         dealer: int,
-        events: Iterable[Event],
+        events: Iterable[Event | RefereeEvent],
         ruleset: ClagRuleset = DEFAULT_RULESET,
     ) -> RoundState:
         state = cls.start(players, round_no, dealer, ruleset)
@@ -120,37 +139,47 @@ class RoundState:
 
     @property
     def phase(self) -> str:
+        """``deal``, ``trump``, ``choose``, ``contracts``, ``play``, ``name`` (a two awaits its
+        name) or ``done``."""
         steps = steps_of(self.round_no)
-        return steps[self.step] if self.step < len(steps) else "done"
+        if self.step >= len(steps):
+            return "done"
+        return "name" if self.unnamed is not None else steps[self.step]
 
     @property
     def to_act(self) -> int | None:
         """The seat expected to act next (``None`` when nobody in particular is)."""
-        if self.phase == "contracts":
+        phase = self.phase
+        if phase == "contracts":
             return (self.dealer + 1 + self.stated) % self.players
-        if self.phase == "choose":
+        if phase == "choose":
             return self.dealer
-        if self.phase == "play":
+        if phase == "play":
+            return (self.leaders[-1] + len(self.current)) % self.players
+        if phase == "name":
             return (self.leaders[-1] + len(self.current)) % self.players
         return None
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
         won = [0] * self.players
-        for leader in self.leaders[1 : len(self.tricks) + 1]:
-            won[leader] += 1
+        for winner in self.winners():
+            won[winner] += 1
         return tuple(won)
 
     def winners(self) -> tuple[int, ...]:
         """The seat that won each finished trick."""
         return self.leaders[1 : len(self.tricks) + 1]
 
+    def hand(self, seat: int) -> frozenset[Card] | None:
+        """The cards ``seat`` still holds, when the deal gave the hands."""
+        return self.knowledge.held[seat] if self.hands_known else None
+
     def legal_contracts(self) -> tuple[int, ...]:
         seat = self._expect("contracts", None)
-        earlier = [c for c in self.contracts if c is not None]
         return legal_contracts(
             self.hand_size,
-            earlier,
+            [c for c in self.contracts if c is not None],
             is_dealer=seat == self.dealer,
             dealer_rule=self.ruleset.dealer_rule,
         )
@@ -158,44 +187,52 @@ class RoundState:
     def legal_plays(self) -> frozenset[Card]:
         """The cards the player to act may play; needs the hands (a :class:`Deal` with them)."""
         seat = self._expect("play", None)
-        if self.hands is None:
+        hand = self.hand(seat)
+        if hand is None:
             raise ClagEventError("legal plays need the hands: the deal did not give them")
-        return T.legal_plays(self.hands[seat], self.current, self.trump, round=self.round_no)
+        return T.legal_plays(hand, self.current, self.trump, round=self.round_no)
+
+    def legal_names(self) -> frozenset[Card]:
+        """What the two just played may name (needs the hands, else any card not taken)."""
+        seat = self._expect("name", None)
+        hand = self.hand(seat) or frozenset()
+        return T.legal_names(hand, self.current)
 
     def possible_cards(self, seat: int) -> frozenset[Card]:
-        """Cards ``seat`` may still hold: his known hand, else every unseen card outside the
-        suits he showed void in (a renege aside)."""
-        if self.hands is not None:
-            return self.hands[seat]
-        void = {s.led for s in self.shortfalls if s.seat == seat}
-        wild = self.round_no == WILD_TWOS_ROUND
-        return frozenset(
-            c
-            for c in DECK_52
-            if c not in self.seen and (c.suit not in void or (wild and c.rank is Rank.TWO))
+        """Cards ``seat`` may still hold (reneges aside): his known hand, else every unseen
+        card outside what his failures to follow showed he lacks."""
+        deck = tuple(c for c in DECK_52 if c != self.trump_card)
+        return self.knowledge.possible(seat, deck)
+
+    def applied_reneges(self) -> tuple[RenegeEvidence, ...]:
+        """The proven reneges that count, under ``apply_reneges`` and the referee's events."""
+        auto = self.ruleset.apply_reneges == "auto"
+        return tuple(
+            r
+            for i, r in enumerate(self.reneges)
+            if (auto and i not in self.dismissed) or (not auto and i in self.confirmed)
         )
 
     def result(self) -> RoundResult:
         if self.phase != "done":
             raise ClagEventError(f"round {self.round_no} is not over: phase {self.phase}")
         won = self.tricks_won
-        score, completed = round_scores(
-            self.round_no,
-            self.contracts,
-            won,
-            {r.seat for r in self.reneges},
-            self.ruleset,
-        )
+        reneged = {r.seat for r in self.applied_reneges()}
+        score, completed = round_scores(self.round_no, self.contracts, won, reneged, self.ruleset)
         return RoundResult(self.contracts, won, completed, score, self.reneges)
 
     # -- events ---------------------------------------------------------------------------
 
-    def apply(self, event: Event) -> RoundState:
-        if self.phase == "done":
+    def apply(self, event: Event | RefereeEvent) -> RoundState:
+        if isinstance(event, ConfirmRenege | DismissRenege):
+            new = self._referee(event)
+        elif self.phase == "done":
             raise HandOver(f"{event!r}: round {self.round_no} is over")
-        if isinstance(event, Play):
+        elif isinstance(event, Play):
             new = self._play(event)
-        elif isinstance(event, Contract):
+        elif isinstance(event, NameWild):
+            new = self._name(event)
+        elif isinstance(event, Contract | Bid):
             new = self._contract(event)
         elif isinstance(event, Deal):
             new = self._deal(event)
@@ -207,7 +244,7 @@ class RoundState:
             raise ClagEventError(f"{event!r} is not a Clag event")
         return replace(new, log=self.log + (event,))
 
-    def _expect(self, phase: str, event: Event | None) -> int:
+    def _expect(self, phase: str, event: object | None) -> int:
         if self.phase != phase:
             what = repr(event) if event is not None else phase
             raise ClagEventError(
@@ -216,147 +253,132 @@ class RoundState:
         seat = self.to_act
         return -1 if seat is None else seat
 
-    def _seat(self, event: Contract | Play, expected: int) -> None:
+    def _seat(self, event: Contract | Bid | Play | NameWild, expected: int) -> None:
         seat = event.seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ClagEventError(f"{event!r}: no seat {seat!r} at {self.players} players")
         if seat != expected:
             raise OutOfTurn(f"{event!r}: it is seat {expected}'s turn, not seat {seat}'s")
 
+    def _referee(self, event: ConfirmRenege | DismissRenege) -> RoundState:
+        if not 0 <= event.index < len(self.reneges):
+            raise ClagEventError(f"{event!r}: {len(self.reneges)} renege(s) proven so far")
+        if isinstance(event, ConfirmRenege):
+            return replace(self, confirmed=self.confirmed | {event.index})
+        return replace(self, dismissed=self.dismissed | {event.index})
+
     def _deal(self, event: Deal) -> RoundState:
         self._expect("deal", event)
         if event.hands is None:
             return replace(self, step=self.step + 1)
-        hands = tuple(frozenset(h) for h in event.hands)
-        if len(hands) != self.players:
-            raise ClagEventError(f"deal of {len(hands)} hands at {self.players} players")
-        seen: set[Card] = set()
-        for seat, (given, hand) in enumerate(zip(event.hands, hands, strict=True)):
-            if len(hand) != self.hand_size or len(tuple(given)) != self.hand_size:
+        if len(event.hands) != self.players:
+            raise ClagEventError(f"deal of {len(event.hands)} hands at {self.players} players")
+        knowledge = self.knowledge
+        for seat, given in enumerate(event.hands):
+            hand = tuple(given)
+            if len(set(hand)) != self.hand_size or len(hand) != self.hand_size:
                 raise ClagEventError(
-                    f"deal: seat {seat} gets {len(tuple(given))} cards "
-                    f"({' '.join(map(str, given))}); round {self.round_no} deals {self.hand_size}"
+                    f"deal: seat {seat} gets {len(hand)} cards ({' '.join(map(str, hand))}); "
+                    f"round {self.round_no} deals {self.hand_size} each"
                 )
-            twice = seen & hand
-            if twice:
-                raise CardAlreadyPlayed(f"deal: {min(twice, key=str)} dealt twice")
-            seen |= hand
-        return replace(self, step=self.step + 1, hands=hands)
+            if self.trump_card in hand:
+                raise IllegalEvent(f"deal: {self.trump_card} is the turned trump card")
+            knowledge, _ = knowledge.reveal(seat, frozenset(hand))
+        return replace(self, step=self.step + 1, knowledge=knowledge, hands_known=True)
 
     def _turn(self, event: TurnTrump) -> RoundState:
         self._expect("trump", event)
         card = event.card
-        if self.hands is not None and any(card in h for h in self.hands):
-            raise IllegalEvent(f"trump card {card} was dealt to a player")
-        return replace(
-            self, step=self.step + 1, trump_card=card, trump=card.suit, seen=self.seen | {card}
-        )
+        if self.knowledge.owner(card) is not None:
+            raise IllegalEvent(f"{event!r}: {card} was dealt to seat {self.knowledge.owner(card)}")
+        return replace(self, step=self.step + 1, trump_card=card, trump=card.suit)
 
     def _choose(self, event: ChooseTrump) -> RoundState:
         self._expect("choose", event)
         if event.suit is None and self.ruleset.chosen_trump == "suit":
-            raise ClagEventError("round 14: the dealer must choose a trump suit (no trump chosen)")
+            raise ClagEventError("round 14: the dealer must choose a trump suit, not no trump")
         return replace(self, step=self.step + 1, trump=event.suit)
 
-    def _contract(self, event: Contract) -> RoundState:
+    def _contract(self, event: Contract | Bid) -> RoundState:
         expected = self._expect("contracts", event)
         self._seat(event, expected)
-        earlier = [c for c in self.contracts if c is not None]
+        if isinstance(event, Bid):
+            if not event.call.isdigit():
+                raise ClagEventError(f"{event!r}: a Clag contract is a number of tricks")
+            said: object = int(event.call)
+        else:
+            said = event.tricks
         tricks = check_contract(
-            event.tricks,
+            said,
             self.hand_size,
-            earlier,
+            [c for c in self.contracts if c is not None],
             is_dealer=event.seat == self.dealer,
             dealer_rule=self.ruleset.dealer_rule,
             seat=event.seat,
         )
-        contracts = list(self.contracts)
-        contracts[event.seat] = tricks
+        contracts = self.contracts[: event.seat] + (tricks,) + self.contracts[event.seat + 1 :]
         stated = self.stated + 1
         step = self.step + 1 if stated == self.players else self.step
-        return replace(self, contracts=tuple(contracts), stated=stated, step=step)
-
-    def _entry(self, event: Play) -> T.Entry:
-        if not isinstance(event.card, Card):
-            raise ClagEventError(f"{event!r}: the card must be a Card")
-        wild = self.round_no == WILD_TWOS_ROUND and event.card.rank is Rank.TWO
-        if not wild:
-            if event.named is not None:
-                raise WildTwoError(
-                    f"{event.card}={event.named}: only a two in round 12 names a card "
-                    f"(round {self.round_no})"
-                )
-            return event.card
-        if event.named is None:
-            raise WildTwoError(f"{event.card} in round 12: a wild two must name a card")
-        for e in self.current:
-            if isinstance(e, T.WildTwo) and e.named == event.named:
-                raise WildTwoError(
-                    f"{event.card}={event.named}: {e} already named {event.named} in this trick"
-                )
-        return T.WildTwo(event.card, event.named)
+        return replace(self, contracts=contracts, stated=stated, step=step)
 
     def _play(self, event: Play) -> RoundState:
         expected = self._expect("play", event)
         self._seat(event, expected)
-        entry = self._entry(event)
-        card, seat, trick_no = event.card, event.seat, len(self.tricks)
-        if card in self.seen:
-            what = "the turned trump card" if card == self.trump_card else "already played"
-            raise CardAlreadyPlayed(f"{event!r}: {card} is {what}")
-        hands = self.hands
-        if hands is not None:
-            if card not in hands[seat]:
-                held = " ".join(sorted(map(str, hands[seat])))
-                raise IllegalEvent(f"{event!r}: seat {seat} does not hold {card} (holds {held})")
-            hands = tuple(h - {card} if s == seat else h for s, h in enumerate(hands))
-        shortfalls, reneges = self._evidence(seat, card, trick_no)
-        led = T.effective(self.current[0]).suit if self.current else None
-        if led is not None and T.effective(entry).suit != led:
-            short = Shortfall(seat, trick_no, led, entry)
-            if self.hands is None:
-                shortfalls += (short,)
-            else:
-                rest = [c for c in self.hands[seat] if c != card]
-                proof = sorted(
-                    (c for c in rest if T.holds_led_suit((c,), led, self.round_no)), key=str
-                )
-                if proof:
-                    reneges += (prove(short, proof[0], None),)
-                else:
-                    shortfalls += (short,)
+        card = event.card
+        if not isinstance(card, Card):
+            raise ClagEventError(f"{event!r}: the card must be a Card")
+        if card == self.trump_card:
+            raise CardAlreadyPlayed(f"{event!r}: {card} is the turned trump card")
+        try:
+            knowledge, proven = self.knowledge.play(event.seat, card, len(self.tricks) + 1)
+        except IllegalEvent as exc:
+            raise type(exc)(f"{event!r}: {exc}") from None
+        new = replace(self, knowledge=knowledge, reneges=self.reneges + proven)
+        if self.round_no == WILD_TWOS_ROUND and card.rank is Rank.TWO:
+            return replace(new, unnamed=card)
+        return new._add(event.seat, card)
+
+    def _name(self, event: NameWild) -> RoundState:
+        expected = self._expect("name", event)
+        self._seat(event, expected)
+        assert self.unnamed is not None
+        two = self.unnamed
+        for e in self.current:
+            if isinstance(e, T.WildTwo) and e.named == event.named:
+                raise WildTwoError(f"{two}={event.named}: {e} already named it in this trick")
+        return replace(self, unnamed=None)._add(event.seat, T.WildTwo(two, event.named))
+
+    def _add(self, seat: int, entry: T.Entry) -> RoundState:
+        """Put ``entry`` in the trick: check following, and close the trick when full."""
+        new = self
+        if self.current:
+            led = T.effective(self.current[0]).suit
+            if T.effective(entry).suit != led:
+                new = self._shortfall(seat, entry, led)
         current = self.current + (entry,)
-        new = replace(
-            self,
-            hands=hands,
-            seen=self.seen | {card},
-            shortfalls=shortfalls,
-            reneges=reneges,
-            current=current,
-        )
         if len(current) < self.players:
-            return new
-        winner = (self.leaders[-1] + T.trick_winner(current, self.trump, round=self.round_no)) % (
-            self.players
-        )
+            return replace(new, current=current)
+        offset = T.trick_winner(current, self.trump, round=self.round_no)
         done = len(self.tricks) + 1 == self.hand_size
         return replace(
             new,
             tricks=self.tricks + (current,),
             current=(),
-            leaders=self.leaders + (winner,),
+            leaders=self.leaders + ((self.leaders[-1] + offset) % self.players,),
             step=self.step + 1 if done else self.step,
         )
 
-    def _evidence(
-        self, seat: int, card: Card, trick_no: int
-    ) -> tuple[tuple[Shortfall, ...], tuple[Renege, ...]]:
-        """Prove this seat's earlier shortfalls that ``card`` (a card of that suit) contradicts."""
-        keep: list[Shortfall] = []
-        proven: list[Renege] = []
-        for s in self.shortfalls:
-            if s.seat == seat and T.holds_led_suit((card,), s.led, self.round_no):
-                proven.append(prove(s, card, trick_no))
-            else:
-                keep.append(s)
-        return tuple(keep), self.reneges + tuple(proven)
+    def _shortfall(self, seat: int, entry: T.Entry, led: Suit) -> RoundState:
+        """``seat`` did not follow ``led``: legal only if he held no card of it."""
+        wild = self.round_no == WILD_TWOS_ROUND
+        forbidden = frozenset(
+            c for c in DECK_52 if c.suit == led and not (wild and c.rank is Rank.TWO)
+        )
+        rule = NAME_LED_SUIT if isinstance(entry, T.WildTwo) else FOLLOW_SUIT
+        trick = len(self.tricks) + 1
+        detail = f"seat {seat} played {entry} to trick {trick} when {led.name.lower()} were led"
+        knowledge = self.knowledge.mark_void(seat, led)
+        knowledge, proven = knowledge.expect(
+            MustNotHold(seat, trick, rule, T.physical(entry), forbidden, detail)
+        )
+        return replace(self, knowledge=knowledge, reneges=self.reneges + proven)
