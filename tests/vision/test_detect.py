@@ -1,0 +1,140 @@
+"""Card detection: synthetic scenes with known outlines, and the real photographs."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.detect import Detections, detect
+from vision.preprocess import CARD_H, CARD_W, order_quad
+from vision.scene import TABLES, card_quad, paste_card, plain_card, table_texture
+
+REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
+
+
+def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance between two quads, in the best cyclic correspondence."""
+    a = order_quad(found)
+    b = order_quad(truth)
+    return min(float(np.linalg.norm(np.roll(a, k, 0) - b, axis=1).max()) for k in range(4))
+
+
+def _match(det: Detections, truths: list[np.ndarray], tol: float) -> int:
+    """How many true quads have a found quad within ``tol`` pixels at every corner."""
+    return sum(any(_corner_error(q, t) <= tol for q in det.quads) for t in truths)
+
+
+def _scene(table: str, quads: list[np.ndarray], seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    frame = table_texture(table, 1280, 720, rng)
+    for i, q in enumerate(quads):
+        paste_card(frame, plain_card("AKQJ1098"[i % 8], "SHDC"[i % 4]), q)
+    return frame
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_separate_cards_are_found_on_every_table(table: str) -> None:
+    quads = [
+        card_quad((250, 220), 230, 15),
+        card_quad((640, 360), 300, -70),
+        card_quad((1000, 250), 180, 180),  # upside down
+        card_quad((950, 560), 140, 33),
+    ]
+    det = detect(_scene(table, quads))
+    assert len(det) == 4, f"{table}: found {len(det)} cards, expected 4"
+    assert _match(det, quads, tol=6.0) == 4
+    assert det.crops.shape == (4, CARD_H, CARD_W, 3)
+    assert not det.partial.any()
+
+
+def test_touching_cards_are_split() -> None:
+    # a row of three cards edge to edge: the blob is not card-shaped, the cards are
+    quads = [card_quad((400 + 176 * i, 360), 250, 0) for i in range(3)]
+    det = detect(_scene("black", quads))
+    assert _match(det, quads, tol=6.0) == 3
+    assert len(det) == 3
+
+
+def test_two_cards_side_by_side_are_not_taken_for_one() -> None:
+    # two cards sharing a long side make a 1.4:1 blob, card-shaped itself
+    quads = [card_quad((500, 360), 300, 10), card_quad((500 + 211, 360 + 37), 300, 10)]
+    det = detect(_scene("green_felt", quads))
+    assert _match(det, quads, tol=8.0) == 2
+    assert len(det) == 2
+
+
+def test_card_cut_by_the_frame_edge_is_partial() -> None:
+    quads = [card_quad((60, 360), 300, 0), card_quad((700, 360), 300, 20)]
+    det = detect(_scene("wood", quads))
+    full = [i for i in range(len(det)) if _corner_error(det.quads[i], quads[1]) < 6]
+    assert len(full) == 1 and not det.partial[full[0]]
+    assert all(det.partial[i] for i in range(len(det)) if i not in full)
+
+
+def test_empty_table_has_no_cards() -> None:
+    for table in TABLES:
+        frame = table_texture(table, 640, 480, np.random.default_rng(1))
+        assert len(detect(frame)) == 0, table
+
+
+def test_perspective_outline_is_recovered() -> None:
+    quad = np.array([[500, 200], [760, 210], [820, 560], [430, 550]], np.float32)
+    det = detect(_scene("red_felt", [quad]))
+    assert len(det) == 1
+    assert _corner_error(det.quads[0], quad) < 6
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    angle=st.floats(-180, 180),
+    long_side=st.floats(150, 420),
+    cx=st.floats(300, 980),
+    cy=st.floats(240, 480),
+    table=st.sampled_from(TABLES),
+)
+def test_any_rotation_and_size_is_found(
+    angle: float, long_side: float, cx: float, cy: float, table: str
+) -> None:
+    quad = card_quad((cx, cy), long_side, angle)
+    det = detect(_scene(table, [quad]))
+    assert len(det) == 1
+    assert _corner_error(det.quads[0], quad) <= max(5.0, 0.03 * long_side)
+
+
+def _labelled_scenes() -> list[tuple[Path, int, int]]:
+    rows = []
+    for labels in sorted((REALCARDS / "scenes").glob("*/labels.csv")):
+        with labels.open(newline="") as f:
+            for r in csv.DictReader(f):
+                n = len(r["cards"].split())
+                p = len(r["partial"].split())
+                rows.append((labels.parent / r["file"], n - p, n))
+    return rows
+
+
+def _need_realcards() -> None:
+    if not (REALCARDS / "scenes").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
+        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+
+
+@pytest.mark.realcards
+def test_real_scenes_yield_every_full_card() -> None:
+    """On every labelled photo: at least the full cards, at most the full + partial ones."""
+    _need_realcards()
+    wrong = []
+    for path, full, total in _labelled_scenes():
+        image = cv2.imread(str(path))
+        assert image is not None, path
+        found = len(detect(image))
+        if not full <= found <= total:
+            wrong.append(f"{path.parent.name}/{path.name}: {found} found, {full}..{total} expected")
+    assert not wrong, "; ".join(wrong)

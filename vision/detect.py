@@ -1,0 +1,340 @@
+"""Find the cards lying face up in a camera frame and warp each to an upright card image.
+
+Why this design: a face-up card is a bright, low-saturation, card-shaped quad, but no single
+threshold separates it from every table (white-ish cloth, glare, vignettes, wood) and cards that
+touch merge into one bright blob. So candidates come from several masks of a downscaled frame:
+
+* *bright*: Otsu on the blurred per-pixel minimum of B, G, R (paper is bright in all three
+  channels; wood, felt and coloured cloth are not);
+* *bright minus edges*: the same with every Canny edge cut out, which splits touching and
+  overlapping cards along the thin border or shadow between them;
+* *flat*: the regions between Canny edges, which finds cards on tables as bright as they are.
+
+Each region's outline is fitted with a quad (polygon approximation, then a least-squares line
+per side, intersected, so rounded corners do not pull the corners in) and kept if it is
+card-shaped: convex, card aspect 0.50-0.85 (perspective allowed), filling its quad, of a
+plausible size. Candidates from the different masks are merged: duplicates keep the best fit,
+and a candidate that is tiled by two or more smaller cards (two cards side by side look like
+one card of the same aspect) gives way to them, while a lone inner rectangle (the picture frame
+of a court card) gives way to its card.
+
+Regions that are card-like but not whole (overlapped in a fan, cut by the frame edge) are kept
+as ``partial`` finds when their quad can still be completed; the classifier decides whether
+their index can be read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
+
+WORK_LONG_SIDE = 800
+"""Detection runs on the frame downscaled to this long side (pixels): fast, and still 60+ px
+for the smallest card (3 % of the frame); quads are scaled back and warps use the full frame."""
+
+MIN_AREA_FRACTION = 0.008
+"""Smallest card, as a fraction of the frame area (the target is 3 %; margin for perspective)."""
+
+MAX_AREA_FRACTION = 0.75
+"""Largest card, as a fraction of the frame area (the target is 60 %)."""
+
+ASPECT_RANGE = (0.45, 1.0)
+"""Short side / long side of an accepted quad. Real cards are 0.63-0.72, but a card seen
+obliquely along its long side looks square (the webcam scenes reach 0.97)."""
+
+AMBIGUOUS_ASPECT = 0.8
+"""Above this aspect, which pair of sides is the card's long one is unclear from the outline:
+such finds carry a second warp turned 90 degrees, and the classifier keeps the surer reading."""
+
+MIN_FILL = 0.86
+"""Region area / quad area: a card region fills its quad (rounded corners lose ~2 %)."""
+
+
+@dataclass(frozen=True)
+class Detections:
+    """The cards found in one frame, as parallel arrays (one row per card).
+
+    ``quads`` are in frame pixels, ordered (top-left, top-right, bottom-right, bottom-left) of
+    the upright card (see :func:`vision.preprocess.order_quad`); ``crops`` are the upright
+    ``CARD_W x CARD_H`` warps the classifier reads.
+    """
+
+    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+    areas: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    partial: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    crops: np.ndarray = field(default_factory=lambda: np.zeros((0, CARD_H, CARD_W, 3), np.uint8))
+    ambiguous: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    """Near-square outline (a card seen obliquely): which sides are the long ones is unclear."""
+    alt_crops: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, CARD_H, CARD_W, 3), np.uint8)
+    )
+    """For ambiguous rows, the warp with the other pair of sides as the card's long sides
+    (zeros elsewhere)."""
+
+    def __len__(self) -> int:
+        return int(self.quads.shape[0])
+
+
+@dataclass
+class _Candidate:
+    quad: np.ndarray  # 4 x 2 float32, work-image pixels
+    area: float  # quad area
+    fill: float  # region area / quad area
+    aspect: float  # short / long
+    partial: bool
+    centre: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.centre = self.quad.mean(axis=0)
+
+    @property
+    def score(self) -> float:
+        """Card-likeness: how well the region fills its quad and how card-like the aspect is."""
+        return self.fill - 0.5 * abs(self.aspect - 0.69)
+
+
+def _quad_area(quad: np.ndarray) -> float:
+    return float(abs(cv2.contourArea(quad.astype(np.float32))))
+
+
+def _approx_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners of a roughly quadrilateral outline, or None."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05, 0.07):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(contour))
+    return np.asarray(box, dtype=np.float32)
+
+
+def _refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
+    """Fit a line to the outline points along each side and intersect neighbouring lines.
+
+    ``grow`` pushes every side outward by that many pixels (to undo an eroded mask).
+    """
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    centre = quad.mean(axis=0)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.hypot(*ab))
+        if length < 4:
+            return quad
+        d = ab / length
+        n = np.array([-d[1], d[0]], np.float32)
+        rel = pts - a
+        along = rel @ d
+        across = rel @ n
+        near = (np.abs(across) < max(3.0, 0.06 * length)) & (along > 0.15 * length)
+        near &= along < 0.85 * length
+        if near.sum() < 5:
+            p0, dir_ = a, d
+        else:
+            vx, vy, x0, y0 = cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            p0, dir_ = np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
+        normal = np.array([-dir_[1], dir_[0]], np.float32)
+        if float((p0 - centre) @ normal) < 0:
+            normal = -normal
+        lines.append((p0 + grow * normal, dir_))
+    out = np.empty((4, 2), np.float32)
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+        if abs(float(np.linalg.det(m))) < 1e-3:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        out[i] = p1 + t[0] * d1
+    if np.abs(out - quad).max() > 0.25 * np.sqrt(_quad_area(quad)) + abs(grow):
+        return quad
+    return out
+
+
+def _quad_shape(quad: np.ndarray) -> tuple[float, bool]:
+    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides."""
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return 0.0, False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 4:
+        return 0.0, False
+    pair_a = (sides[0] + sides[2]) / 2
+    pair_b = (sides[1] + sides[3]) / 2
+    # opposite sides of a card under moderate perspective stay within a factor ~1.6
+    if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
+        return 0.0, False
+    if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
+        return 0.0, False
+    for i in range(4):
+        u = quad[i - 1] - quad[i]
+        v = quad[(i + 1) % 4] - quad[i]
+        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-6)
+        if abs(cos) > 0.75:  # corner angle outside ~41..139 degrees
+            return 0.0, False
+    aspect = float(min(pair_a, pair_b) / max(pair_a, pair_b))
+    return aspect, True
+
+
+def _candidates_from_mask(
+    mask: np.ndarray, min_area: float, max_area: float, grow: float, retrieve: int
+) -> list[_Candidate]:
+    h, w = mask.shape
+    contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
+    found: list[_Candidate] = []
+    for k, contour in enumerate(contours):
+        # a hole's outline runs outside the edge band around it: shrink instead of grow
+        grow_k = -grow if hierarchy[0][k][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
+        region = float(cv2.contourArea(contour))
+        if region < 0.7 * min_area or region > max_area:
+            continue
+        quad = _approx_quad(contour)
+        if quad is None:
+            continue
+        quad = _refine_quad(quad, contour, grow_k)
+        area = _quad_area(quad)
+        if area < min_area or area > max_area:
+            continue
+        aspect, ok = _quad_shape(quad)
+        if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+            continue
+        grown_region = region + grow_k * cv2.arcLength(contour, True)
+        fill = min(1.0, grown_region / area)
+        if fill < MIN_FILL:
+            continue
+        x, y, bw, bh = cv2.boundingRect(contour)
+        at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+        found.append(_Candidate(quad, area, fill, aspect, at_edge))
+    return found
+
+
+def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
+    """(mask, grow, contour retrieval mode) for every mask candidates are taken from."""
+    minc = cv2.GaussianBlur(small.min(axis=2), (5, 5), 0)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    _, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    kernel = np.ones((3, 3), np.uint8)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), kernel)
+    # a faint edge inside the bright blob is the border of one card lying on another
+    fine = cv2.dilate(cv2.Canny(gray, 15, 45), kernel)
+    cut = cv2.bitwise_and(bright, cv2.bitwise_not(fine))
+    flat = cv2.bitwise_not(edges)
+    return [
+        (bright, 0.0, cv2.RETR_EXTERNAL),
+        (cut, 1.5, cv2.RETR_EXTERNAL),
+        (flat, 1.5, cv2.RETR_CCOMP),
+    ]
+
+
+def _contains(outer: _Candidate, inner: _Candidate) -> bool:
+    q = outer.quad.reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
+
+
+def _select(cands: list[_Candidate]) -> list[_Candidate]:
+    """Merge candidates from all masks into one find per card (see the module docstring)."""
+    # 1. duplicates: same place, same size -> keep the best-fitting one
+    cands = sorted(cands, key=lambda c: -c.score)
+    unique: list[_Candidate] = []
+    for c in cands:
+        dup = False
+        for u in unique:
+            ratio = c.area / u.area
+            dist = float(np.hypot(*(c.centre - u.centre)))
+            if 0.8 < ratio < 1.25 and dist < 0.12 * np.sqrt(u.area):
+                dup = True
+                break
+        if not dup:
+            unique.append(c)
+    # 2. nesting, largest first. A card holds at most one other card-shaped quad (a court
+    # card's picture frame, an ornate ace): anything holding two or more is a blob of cards or
+    # the table, and gives way to what it holds; so does a region cut by the frame's edge.
+    unique.sort(key=lambda c: -c.area)
+    children: list[list[int]] = [[] for _ in unique]
+    has_parent = [False] * len(unique)
+    for i, c in enumerate(unique):
+        for j in range(i - 1, -1, -1):  # the smallest container that holds it
+            if unique[j].area > 1.25 * c.area and _contains(unique[j], c):
+                has_parent[i] = True
+                children[j].append(i)
+                break
+
+    def resolve(i: int) -> list[_Candidate]:
+        if not children[i]:
+            return [unique[i]]
+        tiles = [t for k in children[i] for t in resolve(k)]
+        me = unique[i]
+        if len(tiles) == 1 and tiles[0].area <= 0.75 * me.area and not me.partial:
+            return [me]  # a card and its picture frame or ornate ace
+        return tiles
+
+    out: list[_Candidate] = []
+    for i, nested in enumerate(has_parent):
+        if not nested:
+            out.extend(resolve(i))
+    return out
+
+
+def find_quads(frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial)."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
+    small = (
+        cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        if scale < 1.0
+        else frame_bgr
+    )
+    sh, sw = small.shape[:2]
+    min_area = MIN_AREA_FRACTION * sh * sw
+    max_area = MAX_AREA_FRACTION * sh * sw
+    cands: list[_Candidate] = []
+    for mask, grow, mode in _masks(small):
+        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode))
+    chosen = _select(cands)
+    if not chosen:
+        return np.zeros((0, 4, 2), np.float32), np.zeros((0,), np.float32), np.zeros((0,), bool)
+    quads = np.stack([order_quad(c.quad / scale) for c in chosen]).astype(np.float32)
+    scores = np.array([c.score for c in chosen], np.float32)
+    partial = np.array([c.partial for c in chosen], bool)
+    return quads, scores, partial
+
+
+def alternative_warp(frame_bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The upright warp of ``quad`` taking its other pair of sides as the card's long sides.
+
+    ``warp_quad`` into a landscape image puts the quad's long sides vertical... of the
+    landscape; turning that 90 degrees gives the portrait card read the other way round.
+    """
+    landscape = warp_quad(frame_bgr, quad, size=(CARD_H, CARD_W))
+    return cv2.rotate(landscape, cv2.ROTATE_90_CLOCKWISE)
+
+
+def detect(frame_bgr: np.ndarray) -> Detections:
+    """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`)."""
+    if frame_bgr.ndim == 2:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    quads, scores, partial = find_quads(frame_bgr)
+    if len(quads) == 0:
+        return Detections()
+    crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
+    areas = np.array([_quad_area(q) for q in quads], np.float32)
+    ambiguous = np.array([_quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
+    alt = np.zeros_like(crops)
+    for i in np.flatnonzero(ambiguous):
+        alt[i] = alternative_warp(frame_bgr, quads[i])
+    return Detections(
+        quads=quads,
+        areas=areas,
+        scores=scores,
+        partial=partial,
+        crops=crops,
+        ambiguous=ambiguous,
+        alt_crops=alt,
+    )
