@@ -1,0 +1,537 @@
+"""One hand of Evansville Clabber as an immutable state machine fed by events.
+
+The hand knows nothing of the deal but the upcard (unless a known deal is given): it learns
+each player's cards as they are played and proves reneges from them (see
+:mod:`rules.knowledge`). ``state.apply(event)`` returns a new state; an impossible event
+raises an :class:`~rules.errors.IllegalEvent`; a punishable one is recorded as a renege.
+The score is :func:`rules.clabber.scoring.hand_result` of a finished state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from rules.cards import Card, Suit
+from rules.clabber.events import Deal
+from rules.clabber.melds import meld_from_cards
+from rules.clabber.play import highest_trump, trick_winner, trump_beats
+from rules.clabber.ruleset import (
+    DECK,
+    DECK_SET,
+    DEFAULT_RULES,
+    HAND_SIZE,
+    PASS,
+    PLAY,
+    SEATS,
+    TRICKS,
+    ClabberRules,
+    team_of,
+)
+from rules.errors import CardNotInDeck, HandOver, IllegalEvent, OutOfTurn
+from rules.events import (
+    Announce,
+    Bid,
+    ClaimRenege,
+    ConfirmRenege,
+    Correct,
+    Declare,
+    DismissRenege,
+    Misdeal,
+    Play,
+    RefereeRenege,
+    Show,
+)
+from rules.knowledge import MustHold, MustNotHold, RenegeEvidence, TableKnowledge
+
+Phase = Literal["deal", "bid1", "bid2", "play", "over"]
+RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
+SUIT_CARDS: dict[Suit, frozenset[Card]] = {
+    s: frozenset(c for c in DECK if c.suit == s) for s in Suit
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
+
+    number: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenRenege:
+    evidence: RenegeEvidence
+    status: RenegeStatus
+
+    @property
+    def team(self) -> int:
+        return team_of(self.evidence.seat)
+
+    @property
+    def counts(self) -> bool:
+        return self.status in ("applied", "confirmed")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+    accused: int
+    trick: int
+    rule: str
+    status: Literal["open", "proven", "failed", "moot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A meld declared aloud (``melds = "declared"``): on time if before the seat's first card,
+    shown if its cards were shown before the seat's second card."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    on_time: bool
+    shown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    rules: ClabberRules = DEFAULT_RULES
+    phase: Phase = "deal"
+    dealer: int = -1
+    upcard: Card | None = None
+    deal: tuple[tuple[Card, ...], ...] | None = None
+    bids: tuple[Bid, ...] = ()
+    trump: Suit | None = None
+    maker: int | None = None
+    tricks: tuple[Trick, ...] = ()
+    current: tuple[tuple[int, Card], ...] = ()
+    knowledge: TableKnowledge = TableKnowledge.new((HAND_SIZE,) * SEATS)
+    reneges: tuple[ProvenRenege, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    declared: tuple[Declared, ...] = ()
+    end: Literal["", "complete", "renege", "passed", "misdeal"] = ""
+    events: tuple[object, ...] = ()
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick in progress (or the last one when the hand is over)."""
+        return min(len(self.tricks) + 1, TRICKS)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is to bid or play (``None`` before the deal and at the end)."""
+        if self.phase in ("bid1", "bid2"):
+            in_round = len(self.bids) if self.phase == "bid1" else len(self.bids) - SEATS
+            return (self.dealer + 1 + in_round) % SEATS
+        if self.phase != "play":
+            return None
+        if not self.current:
+            return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
+        done = {s for s, _ in self.current}
+        seat = (self.current[-1][0] + 1) % SEATS
+        while seat in done:
+            seat = (seat + 1) % SEATS
+        return seat
+
+    @property
+    def makers(self) -> int | None:
+        return None if self.maker is None else team_of(self.maker)
+
+    @property
+    def applied_reneges(self) -> tuple[ProvenRenege, ...]:
+        return tuple(r for r in self.reneges if r.counts)
+
+    def played_count(self, seat: int) -> int:
+        return len(self.knowledge.played[seat])
+
+    # -- events --------------------------------------------------------------------------
+    def apply(self, event: object) -> HandState:
+        """The state after ``event``; raises :class:`IllegalEvent` for an impossible one."""
+        if isinstance(event, Correct):
+            return self._correct(event)
+        if self.phase == "over" and not isinstance(event, ConfirmRenege | DismissRenege):
+            raise HandOver(f"{_describe(event)}: the hand is over ({self.end})")
+        if isinstance(event, Play):
+            new = self._play(event)
+        elif isinstance(event, Bid):
+            new = self._bid(event)
+        elif isinstance(event, Deal):
+            new = self._deal(event)
+        elif isinstance(event, Declare | Show):
+            new = self._declare_or_show(event)
+        elif isinstance(event, Announce):
+            new = self._announce(event)
+        elif isinstance(event, ClaimRenege):
+            new = self._claim(event)
+        elif isinstance(event, RefereeRenege):
+            self._seat(event.seat, event)
+            if self.phase == "deal":
+                raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
+            ev = RenegeEvidence(
+                event.seat,
+                self._renege_trick(),
+                event.rule,
+                None,
+                None,
+                None,
+                event.note or "ruled by the referee",
+            )
+            new = self._prove(self, (ev,))
+        elif isinstance(event, ConfirmRenege | DismissRenege):
+            new = self._referee(event)
+        elif isinstance(event, Misdeal):
+            if self.phase not in ("bid1", "bid2"):
+                raise IllegalEvent(f"{_describe(event)}: a misdeal is called before the first card")
+            new = replace(self, phase="over", end="misdeal")
+        else:
+            raise IllegalEvent(f"unknown event {event!r}")
+        return replace(new, events=self.events + (event,))
+
+    def _correct(self, event: Correct) -> HandState:
+        if not 0 <= event.index < len(self.events):
+            raise IllegalEvent(
+                f"correction of event {event.index}: the log has {len(self.events)} events"
+            )
+        log = list(self.events)
+        if event.event is None:
+            del log[event.index]
+        else:
+            log[event.index] = event.event
+        return replay(log, self.rules)
+
+    def _seat(self, seat: object, event: object) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+            raise IllegalEvent(
+                f"{_describe(event)}: seat {seat!r} does not exist (seats 0..{SEATS - 1})"
+            )
+
+    def _renege_trick(self) -> int:
+        return 0 if self.phase in ("bid1", "bid2") else self.trick_number
+
+    def _deal(self, event: Deal) -> HandState:
+        if self.phase != "deal":
+            raise IllegalEvent(f"{_describe(event)}: this hand was already dealt")
+        self._seat(event.dealer, event)
+        if event.upcard not in DECK_SET:
+            raise CardNotInDeck(f"upcard {event.upcard}: Clabber uses 9 10 J Q K A only")
+        knowledge = self.knowledge
+        if event.hands is not None:
+            hands = event.hands
+            if len(hands) != SEATS or any(len(h) != HAND_SIZE for h in hands):
+                raise IllegalEvent(f"a known deal needs {SEATS} hands of {HAND_SIZE} cards")
+            every = [c for h in hands for c in h]
+            if set(every) != DECK_SET or len(every) != len(DECK):
+                raise IllegalEvent("a known deal must hold each of the 24 cards once")
+            if event.upcard not in hands[event.dealer]:
+                raise IllegalEvent(f"upcard {event.upcard} is not in the dealer's hand")
+            for seat, hand in enumerate(hands):
+                knowledge, _ = knowledge.reveal(seat, hand)
+        else:
+            knowledge, _ = knowledge.reveal(event.dealer, (event.upcard,))
+        return replace(
+            self,
+            phase="bid1",
+            dealer=event.dealer,
+            upcard=event.upcard,
+            deal=event.hands,
+            knowledge=knowledge,
+        )
+
+    def _bid(self, event: Bid) -> HandState:
+        self._seat(event.seat, event)
+        if self.phase not in ("bid1", "bid2"):
+            raise IllegalEvent(f"{_describe(event)}: the bidding is over (or not begun)")
+        if event.seat != self.to_move:
+            raise OutOfTurn(f"{_describe(event)}: it is seat {self.to_move}'s turn to bid")
+        assert self.upcard is not None
+        call = event.call.strip().lower() if isinstance(event.call, str) else ""
+        bids = self.bids + (event,)
+        if call == PASS:
+            if len(bids) == SEATS:
+                return replace(self, bids=bids, phase="bid2")
+            if len(bids) == 2 * SEATS:
+                return replace(self, bids=bids, phase="over", end="passed")
+            return replace(self, bids=bids)
+        if self.phase == "bid1":
+            if call not in (PLAY, self.upcard.suit.value.lower()):
+                raise IllegalEvent(f"{_describe(event)}: in round 1 the call is 'play' or 'pass'")
+            trump = self.upcard.suit
+        else:
+            try:
+                trump = Suit.parse(call)
+            except ValueError:
+                raise IllegalEvent(
+                    f"{_describe(event)}: in round 2 the call is a suit (S H D C) or 'pass'"
+                ) from None
+        new = replace(self, bids=bids, trump=trump, maker=event.seat, phase="play")
+        proven: list[RenegeEvidence] = []
+        if self.phase == "bid2" and trump == self.upcard.suit:
+            proven.append(
+                RenegeEvidence(
+                    event.seat, 0, "refused-suit", self.upcard, self.upcard, None,
+                    f"seat {event.seat} named {trump.name.lower()}, the suit refused in round 1",
+                )
+            )  # fmt: skip
+        ob = MustHold(
+            event.seat, 0, "maker-without-trump", None, SUIT_CARDS[trump], False,
+            f"seat {event.seat} made {trump.name.lower()} trump without holding a card of it",
+        )  # fmt: skip
+        knowledge, found = new.knowledge.expect(ob)
+        proven.extend(found)
+        return self._prove(replace(new, knowledge=knowledge), tuple(proven))
+
+    def _play(self, event: Play) -> HandState:
+        self._seat(event.seat, event)
+        seat, card = event.seat, event.card
+        if self.phase != "play":
+            raise IllegalEvent(f"{_describe(event)}: trump has not been made yet")
+        if card not in DECK_SET:
+            raise CardNotInDeck(f"{_describe(event)}: Clabber uses 9 10 J Q K A only")
+        if any(s == seat for s, _ in self.current):
+            raise IllegalEvent(
+                f"{_describe(event)}: seat {seat} already played to trick {self.trick_number}"
+            )
+        number = len(self.tricks) + 1
+        trump = self.trump
+        assert trump is not None
+        knowledge, proven = self.knowledge.play(seat, card, number)
+        found = list(proven)
+        if seat != self.to_move and (number < TRICKS or self.rules.out_of_turn_last_trick):
+            what = "led" if not self.current else "played"
+            found.append(
+                RenegeEvidence(
+                    seat, number, "out-of-turn", card, card, number,
+                    f"seat {seat} {what} {card} out of turn (seat {self.to_move} was to play)",
+                )
+            )  # fmt: skip
+        if self.current:
+            knowledge, more = _obligations(
+                knowledge, seat, card, number, [c for _, c in self.current], trump
+            )
+            found.extend(more)
+        current = self.current + ((seat, card),)
+        tricks = self.tricks
+        if len(current) == SEATS:
+            cards = tuple(c for _, c in current)
+            seats = tuple(s for s, _ in current)
+            tricks = tricks + (Trick(number, seats, cards, seats[trick_winner(cards, trump)]),)
+            current = ()
+        new = replace(self, knowledge=knowledge, current=current, tricks=tricks)
+        new = new._declared_progress(seat)
+        if len(tricks) == TRICKS:
+            new = replace(new, phase="over", end="complete")
+        return self._prove(new, tuple(found))
+
+    def _declared_progress(self, seat: int) -> HandState:
+        """A declared meld not shown before the seat's second card no longer scores."""
+        if not self.declared or self.played_count(seat) != 2:
+            return self
+        return replace(
+            self,
+            declared=tuple(
+                replace(d, on_time=False) if d.seat == seat and not d.shown else d
+                for d in self.declared
+            ),
+        )
+
+    def _declare_or_show(self, event: Declare | Show) -> HandState:
+        self._seat(event.seat, event)
+        if self.phase != "play":
+            raise IllegalEvent(f"{_describe(event)}: melds are declared during the first trick")
+        seat = event.seat
+        cards = tuple(event.cards)
+        for c in cards:
+            if c not in DECK_SET:
+                raise CardNotInDeck(f"{_describe(event)}: {c} is not a Clabber card")
+        found: list[RenegeEvidence] = []
+        new = self
+        if seat != self.to_move:
+            rule_word = "declared" if isinstance(event, Declare) else "showed"
+            found.append(
+                RenegeEvidence(
+                    seat, self.trick_number, "meld-out-of-turn", cards[0] if cards else None, None, None,
+                    f"seat {seat} {rule_word} a meld out of turn (seat {self.to_move} was to play)",
+                )
+            )  # fmt: skip
+        if isinstance(event, Declare):
+            meld = meld_from_cards(cards, self.trump)
+            if meld is None:
+                raise IllegalEvent(f"{_describe(event)}: {' '.join(map(str, cards))} is not a meld")
+            for d in self.declared:
+                if (
+                    d.seat == seat
+                    and meld.kind != "bella"
+                    and (set(d.cards) & set(cards)) - _bella_cards(self.trump)
+                ):
+                    raise IllegalEvent(f"{_describe(event)}: a card serves in one meld only")
+            on_time = self.played_count(seat) == 0
+            new = replace(
+                new, declared=new.declared + (Declared(seat, meld.cards, on_time, False),)
+            )
+            if self.rules.melds == "declared":
+                ob = MustHold(
+                    seat, self.trick_number, "declared-meld-not-held", cards[0], frozenset(cards), True,
+                    f"seat {seat} declared {meld} without holding it",
+                )  # fmt: skip
+                knowledge, more = new.knowledge.expect(ob)
+                new = replace(new, knowledge=knowledge)
+                found.extend(more)
+        else:
+            knowledge, more = new.knowledge.reveal(seat, cards, None)
+            found.extend(more)
+            shown_by = set(knowledge.held[seat]) | set(knowledge.played[seat])
+            in_time = self.played_count(seat) <= 1
+            declared = tuple(
+                replace(d, shown=True)
+                if d.seat == seat and in_time and d.on_time and set(d.cards) <= shown_by
+                else d
+                for d in new.declared
+            )
+            new = replace(new, knowledge=knowledge, declared=declared)
+        return self._prove(new, tuple(found))
+
+    def _announce(self, event: Announce) -> HandState:
+        self._seat(event.seat, event)
+        if event.what.strip().lower() != "bella":
+            return self
+        bella = _bella_cards(self.trump)
+        seat = event.seat
+        if bella and bella <= self.knowledge.played[seat] | self.knowledge.held[seat]:
+            return self
+        ev = RenegeEvidence(
+            seat, self._renege_trick(), "early-bella", None, None, None,
+            f"seat {seat} announced bella before playing (or showing) both the K and Q of trump",
+        )  # fmt: skip
+        return self._prove(self, (ev,))
+
+    def _claim(self, event: ClaimRenege) -> HandState:
+        self._seat(event.seat, event)
+        self._seat(event.accused, event)
+        if self.phase == "deal":
+            raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
+        claim = Claim(event.seat, event.accused, self._renege_trick(), event.rule, "open")
+        new = replace(self, claims=self.claims + (claim,))
+        if self.rules.renege_apply == "confirm":
+            # calling a proven renege is confirming it
+            reneges = tuple(
+                replace(r, status="confirmed")
+                if r.status == "pending" and r.evidence.seat == event.accused
+                else r
+                for r in new.reneges
+            )
+            new = replace(new, reneges=reneges)
+        return new._finish_claims()._end_on_renege()
+
+    def _referee(self, event: ConfirmRenege | DismissRenege) -> HandState:
+        if self.rules.renege_apply != "confirm":
+            raise IllegalEvent(f"{_describe(event)}: this ruleset applies proven reneges itself")
+        if not 0 <= event.index < len(self.reneges):
+            raise IllegalEvent(f"{_describe(event)}: {len(self.reneges)} reneges have been proven")
+        status: RenegeStatus = "confirmed" if isinstance(event, ConfirmRenege) else "dismissed"
+        reneges = list(self.reneges)
+        reneges[event.index] = replace(reneges[event.index], status=status)
+        return replace(self, reneges=tuple(reneges))._finish_claims()._end_on_renege()
+
+    def _prove(self, new: HandState, found: tuple[RenegeEvidence, ...]) -> HandState:
+        if found:
+            status: RenegeStatus = "applied" if self.rules.renege_apply == "auto" else "pending"
+            new = replace(
+                new, reneges=new.reneges + tuple(ProvenRenege(ev, status) for ev in found)
+            )
+        if not found and new.phase != "over":
+            return new
+        return new._finish_claims()._end_on_renege()
+
+    def _finish_claims(self) -> HandState:
+        if not self.claims:
+            return self
+        claims: list[Claim] = []
+        extra: list[ProvenRenege] = []
+        for cl in self.claims:
+            if cl.status == "open":
+                if any(
+                    r.evidence.seat == cl.accused and r.status != "dismissed" for r in self.reneges
+                ):
+                    cl = replace(cl, status="proven")
+                elif self.end == "complete":
+                    cl = replace(cl, status="failed")
+                    ev = RenegeEvidence(
+                        cl.seat, cl.trick, "false-claim", None, None, None,
+                        f"seat {cl.seat} claimed a renege by seat {cl.accused} that the cards never proved",
+                    )  # fmt: skip
+                    status: RenegeStatus = (
+                        "applied" if self.rules.renege_apply == "auto" else "confirmed"
+                    )
+                    extra.append(ProvenRenege(ev, status))
+                elif self.phase == "over":
+                    cl = replace(cl, status="moot")
+            claims.append(cl)
+        return replace(self, claims=tuple(claims), reneges=self.reneges + tuple(extra))
+
+    def _end_on_renege(self) -> HandState:
+        if any(r.counts for r in self.reneges) and (self.phase != "over" or self.end == "complete"):
+            return replace(self, phase="over", end="renege")
+        return self
+
+
+def _obligations(
+    knowledge: TableKnowledge, seat: int, card: Card, number: int, trick: list[Card], trump: Suit
+) -> tuple[TableKnowledge, list[RenegeEvidence]]:
+    """The obligations a play to a started trick leaves open (see :func:`legal_plays`)."""
+    lead = trick[0].suit
+    found: list[RenegeEvidence] = []
+    top = highest_trump(trick, trump)
+    obs: list[MustNotHold] = []
+    if card.suit != lead:
+        knowledge = knowledge.mark_void(seat, lead)
+        obs.append(
+            MustNotHold(seat, number, "follow", card, SUIT_CARDS[lead],
+                        f"seat {seat} played {card} to a {lead.name.lower()} lead in trick {number}")
+        )  # fmt: skip
+        if card.suit != trump and lead != trump:
+            knowledge = knowledge.mark_void(seat, trump)
+            obs.append(
+                MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
+                            f"seat {seat} discarded {card} instead of trumping in trick {number}")
+            )  # fmt: skip
+    if card.suit == trump and top is not None and not trump_beats(card, top):
+        higher = frozenset(c for c in SUIT_CARDS[trump] if trump_beats(c, top))
+        obs.append(
+            MustNotHold(seat, number, "overtrump", card, higher,
+                        f"seat {seat} played {card} under {top} in trick {number}")
+        )  # fmt: skip
+    for ob in obs:
+        knowledge, proven = knowledge.expect(ob)
+        found.extend(proven)
+    return knowledge, found
+
+
+def _bella_cards(trump: Suit | None) -> frozenset[Card]:
+    if trump is None:
+        return frozenset()
+    return frozenset(c for c in SUIT_CARDS[trump] if c.rank.value in ("K", "Q"))
+
+
+def _describe(event: object) -> str:
+    if isinstance(event, Play):
+        return f"play {event.card} by seat {event.seat}"
+    if isinstance(event, Bid):
+        return f"bid {event.call!r} by seat {event.seat}"
+    return repr(event)
+
+
+def replay(
+    events: list[object] | tuple[object, ...], rules: ClabberRules = DEFAULT_RULES
+) -> HandState:
+    """The state a log of events leads to."""
+    state = HandState(rules=rules)
+    for event in events:
+        state = state.apply(event)
+    return state
