@@ -14,7 +14,7 @@ from rules.cards import Card, Suit
 from rules.clabber.events import Deal
 from rules.clabber.hand import HandState
 from rules.clabber.play import legal_plays
-from rules.clabber.ruleset import DECK, DEFAULT_RULES, HAND_SIZE, PASS, PLAY, SEATS, ClabberRules
+from rules.clabber.ruleset import DECK, DEFAULT_RULES, PASS, PLAY, SEATS, ClabberRules
 from rules.events import Bid, Play
 
 
@@ -97,8 +97,53 @@ def simulate_hand(
     return SimulatedHand(hands, tuple(events), state, illegal)
 
 
+def hand_record(state: HandState, with_dealer: bool = True) -> dict[str, object]:
+    """The record of a played hand (the format ``trickcam score`` reads)."""
+    record: dict[str, object] = {"game": "clabber"}
+    if with_dealer:
+        record["dealer"] = state.dealer
+    record["upcard"] = str(state.upcard)
+    record["bidding"] = [b.call for b in state.bids]
+    tricks: list[list[str]] = [[str(c) for c in t.cards] for t in state.tricks]
+    if state.current:
+        tricks.append([str(c) for _, c in state.current])
+    record["tricks"] = tricks
+    return record
+
+
+def simulate_game(
+    rng: random.Random,
+    dealer: int = 0,
+    *,
+    rules: ClabberRules = DEFAULT_RULES,
+    max_hands: int = 200,
+) -> list[HandState]:
+    """Random hands from ``dealer`` on until a team wins the game (or ``max_hands``)."""
+    from rules.clabber.match import game_winner
+    from rules.clabber.scoring import hand_result
+
+    played: list[HandState] = []
+    totals = (0, 0)
+    for _ in range(max_hands):
+        sim = simulate_hand(rng, dealer, rules=rules)
+        played.append(sim.state)
+        result = hand_result(sim.state)
+        totals = (totals[0] + result.score[0], totals[1] + result.score[1])
+        if game_winner(totals, rules.game_target) is not None:
+            break
+        dealer = dealer if result.redeal else (dealer + 1) % SEATS
+    return played
+
+
 def trump_suit(state: HandState) -> Suit | None:
     return state.trump
 
 
-__all__ = ["HAND_SIZE", "SimulatedHand", "deal_cards", "random_bids", "simulate_hand"]
+__all__ = [
+    "SimulatedHand",
+    "deal_cards",
+    "hand_record",
+    "random_bids",
+    "simulate_game",
+    "simulate_hand",
+]
