@@ -76,6 +76,10 @@ class Rank(Enum):
         """0 for TWO ... 12 for ACE."""
         return _RANK_INDEX[self]
 
+    # Members are singletons compared by identity: an identity hash agrees with equality and
+    # is a C call instead of Enum's Python-level ``hash(self._name_)`` (cards are hashed a lot).
+    __hash__ = object.__hash__
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Rank):
             return NotImplemented
@@ -106,6 +110,10 @@ class Card:
 
     rank: Rank
     suit: Suit
+
+    def __hash__(self) -> int:
+        # the same value the dataclass would compute, without the generated method's overhead
+        return hash((self.rank, self.suit))
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -143,9 +143,9 @@ class TableKnowledge:
         if not 0 <= seat < len(self.hand_sizes):
             raise IllegalEvent(f"seat {seat} does not exist (seats 0..{len(self.hand_sizes) - 1})")
         for s in range(len(self.hand_sizes)):
-            if card in self.played[s]:
+            if self.played[s] and card in self.played[s]:
                 raise CardAlreadyPlayed(f"card {card} was already played by seat {s}")
-            if s != seat and card in self.held[s]:
+            if s != seat and self.held[s] and card in self.held[s]:
                 raise IllegalEvent(
                     f"card {card} is known to be in the hand of seat {s}, not seat {seat}"
                 )

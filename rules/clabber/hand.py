@@ -9,7 +9,7 @@ The score is :func:`rules.clabber.scoring.hand_result` of a finished state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 from rules.cards import Card, Suit
@@ -189,10 +189,14 @@ class HandState:
         elif isinstance(event, Misdeal):
             if self.phase not in ("bid1", "bid2"):
                 raise IllegalEvent(f"{_describe(event)}: a misdeal is called before the first card")
-            new = replace(self, phase="over", end="misdeal")
+            new = _evolve(self, phase="over", end="misdeal")
         else:
             raise IllegalEvent(f"unknown event {event!r}")
-        return replace(new, events=self.events + (event,))
+        if new is self:
+            return _evolve(self, events=self.events + (event,))
+        # ``new`` was built by this call and is not yet shared: completing it is safe
+        _set(new, "events", self.events + (event,))
+        return new
 
     def _correct(self, event: Correct) -> HandState:
         if not 0 <= event.index < len(self.events):
@@ -255,10 +259,10 @@ class HandState:
         bids = self.bids + (event,)
         if call == PASS:
             if len(bids) == SEATS:
-                return replace(self, bids=bids, phase="bid2")
+                return _evolve(self, bids=bids, phase="bid2")
             if len(bids) == 2 * SEATS:
-                return replace(self, bids=bids, phase="over", end="passed")
-            return replace(self, bids=bids)
+                return _evolve(self, bids=bids, phase="over", end="passed")
+            return _evolve(self, bids=bids)
         if self.phase == "bid1":
             if call not in (PLAY, self.upcard.suit.value.lower()):
                 raise IllegalEvent(f"{_describe(event)}: in round 1 the call is 'play' or 'pass'")
@@ -270,7 +274,7 @@ class HandState:
                 raise IllegalEvent(
                     f"{_describe(event)}: in round 2 the call is a suit (S H D C) or 'pass'"
                 ) from None
-        new = replace(self, bids=bids, trump=trump, maker=event.seat, phase="play")
+        new = _evolve(self, bids=bids, trump=trump, maker=event.seat, phase="play")
         proven: list[RenegeEvidence] = []
         if self.phase == "bid2" and trump == self.upcard.suit:
             proven.append(
@@ -285,7 +289,7 @@ class HandState:
         )  # fmt: skip
         knowledge, found = new.knowledge.expect(ob)
         proven.extend(found)
-        return self._prove(replace(new, knowledge=knowledge), tuple(proven))
+        return self._prove(_evolve(new, knowledge=knowledge), tuple(proven))
 
     def _play(self, event: Play) -> HandState:
         self._seat(event.seat, event)
@@ -323,10 +327,10 @@ class HandState:
             seats = tuple(s for s, _ in current)
             tricks = tricks + (Trick(number, seats, cards, seats[trick_winner(cards, trump)]),)
             current = ()
-        new = replace(self, knowledge=knowledge, current=current, tricks=tricks)
+        new = _evolve(self, knowledge=knowledge, current=current, tricks=tricks)
         new = new._declared_progress(seat)
         if len(tricks) == TRICKS:
-            new = replace(new, phase="over", end="complete")
+            new = _evolve(new, phase="over", end="complete")
         return self._prove(new, tuple(found))
 
     def _declared_progress(self, seat: int) -> HandState:
@@ -381,7 +385,7 @@ class HandState:
                     f"seat {seat} declared {meld} without holding it",
                 )  # fmt: skip
                 knowledge, more = new.knowledge.expect(ob)
-                new = replace(new, knowledge=knowledge)
+                new = _evolve(new, knowledge=knowledge)
                 found.extend(more)
         else:
             knowledge, more = new.knowledge.reveal(seat, cards, None)
@@ -394,7 +398,7 @@ class HandState:
                 else d
                 for d in new.declared
             )
-            new = replace(new, knowledge=knowledge, declared=declared)
+            new = _evolve(new, knowledge=knowledge, declared=declared)
         return self._prove(new, tuple(found))
 
     def _announce(self, event: Announce) -> HandState:
@@ -417,7 +421,7 @@ class HandState:
         if self.phase == "deal":
             raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
         claim = Claim(event.seat, event.accused, self._renege_trick(), event.rule, "open")
-        new = replace(self, claims=self.claims + (claim,))
+        new = _evolve(self, claims=self.claims + (claim,))
         if self.rules.renege_apply == "confirm":
             # calling a proven renege is confirming it
             reneges = tuple(
@@ -426,7 +430,7 @@ class HandState:
                 else r
                 for r in new.reneges
             )
-            new = replace(new, reneges=reneges)
+            new = _evolve(new, reneges=reneges)
         return new._finish_claims()._end_on_renege()
 
     def _referee(self, event: ConfirmRenege | DismissRenege) -> HandState:
@@ -437,7 +441,7 @@ class HandState:
         status: RenegeStatus = "confirmed" if isinstance(event, ConfirmRenege) else "dismissed"
         reneges = list(self.reneges)
         reneges[event.index] = replace(reneges[event.index], status=status)
-        return replace(self, reneges=tuple(reneges))._finish_claims()._end_on_renege()
+        return _evolve(self, reneges=tuple(reneges))._finish_claims()._end_on_renege()
 
     def _prove(self, new: HandState, found: tuple[RenegeEvidence, ...]) -> HandState:
         if found:
@@ -473,12 +477,25 @@ class HandState:
                 elif self.phase == "over":
                     cl = replace(cl, status="moot")
             claims.append(cl)
-        return replace(self, claims=tuple(claims), reneges=self.reneges + tuple(extra))
+        return _evolve(self, claims=tuple(claims), reneges=self.reneges + tuple(extra))
 
     def _end_on_renege(self) -> HandState:
         if any(r.counts for r in self.reneges) and (self.phase != "over" or self.end == "complete"):
-            return replace(self, phase="over", end="renege")
+            return _evolve(self, phase="over", end="renege")
         return self
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HandState))
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _evolve(state: HandState, **changes: object) -> HandState:
+    """``dataclasses.replace`` without its overhead (the engine's hot path: one per event)."""
+    new = _new(HandState)
+    for name in _FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 def _obligations(

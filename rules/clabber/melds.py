@@ -14,6 +14,13 @@ from dataclasses import dataclass
 from rules.cards import SUITS, Card, Rank, Suit
 from rules.clabber.ruleset import SEQUENCE_INDEX, SEQUENCE_ORDER
 
+_SUIT_RUN: dict[Suit, tuple[Card, ...]] = {
+    s: tuple(Card(r, s) for r in SEQUENCE_ORDER) for s in SUITS
+}
+_FOURS: tuple[tuple[Rank, tuple[Card, ...]], ...] = tuple(
+    (r, tuple(Card(r, s) for s in SUITS))
+    for r in (Rank.NINE, Rank.QUEEN, Rank.KING, Rank.ACE, Rank.JACK)
+)
 RUN_POINTS = {3: 20, 4: 50, 5: 100, 6: 100}
 RUN_KINDS = {3: "dud", 4: "fifty", 5: "hundred", 6: "hundred"}
 FOUR_POINTS = {Rank.NINE: 100, Rank.QUEEN: 100, Rank.KING: 100, Rank.ACE: 100, Rank.JACK: 200}
@@ -74,7 +81,10 @@ def candidate_melds(hand: Iterable[Card]) -> list[Meld]:
     cards = frozenset(hand)
     found: list[Meld] = []
     for suit in SUITS:
-        held = [i for i, r in enumerate(SEQUENCE_ORDER) if Card(r, suit) in cards]
+        seq = _SUIT_RUN[suit]
+        held = [i for i, c in enumerate(seq) if c in cards]
+        if len(held) < 3:
+            continue
         held_set = set(held)
         for start in held:
             end = start
@@ -82,12 +92,10 @@ def candidate_melds(hand: Iterable[Card]) -> list[Meld]:
                 end += 1
                 length = end - start + 1
                 if length >= 3:
-                    run = tuple(Card(SEQUENCE_ORDER[i], suit) for i in range(start, end + 1))
-                    found.append(Meld(RUN_KINDS[length], run, RUN_POINTS[length]))
-    for rank, points in FOUR_POINTS.items():
-        four = tuple(Card(rank, s) for s in SUITS)
+                    found.append(Meld(RUN_KINDS[length], seq[start : end + 1], RUN_POINTS[length]))
+    for rank, four in _FOURS:
         if all(c in cards for c in four):
-            found.append(Meld("mule" if rank == Rank.JACK else "four", four, points))
+            found.append(Meld("mule" if rank == Rank.JACK else "four", four, FOUR_POINTS[rank]))
     return found
 
 
