@@ -12,10 +12,9 @@ rules.md "Klaberjass". The public API mirrors Clabber's:
 """
 
 from rules.klaberjass.bidding import Auction, IllegalBid
-from rules.klaberjass.hand import ExchangeDix, KlaberjassHand, Trick, replay
+from rules.klaberjass.hand import Deal, ExchangeDix, KlaberjassHand, ProvenRenege, Trick, replay
 from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.melds import Meld, bella, best_melds, runs, sequence_winner
-from rules.klaberjass.reneges import Renege
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.scoring import HandResult, SideTotals, score_hand
 from rules.klaberjass.tables import (
@@ -35,6 +34,7 @@ __all__ = [
     "SEQUENCE_ORDER",
     "TRUMP_ORDER",
     "Auction",
+    "Deal",
     "ExchangeDix",
     "HandResult",
     "IllegalBid",
@@ -42,7 +42,7 @@ __all__ = [
     "KlaberjassMatch",
     "KlaberjassRules",
     "Meld",
-    "Renege",
+    "ProvenRenege",
     "SideTotals",
     "Trick",
     "bella",

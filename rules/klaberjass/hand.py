@@ -1,27 +1,28 @@
 """One hand of Klaberjass (or Belote, or Jass-deux) as an immutable state fed by events.
 
-``KlaberjassHand.new(dealer, upcard)`` is the state after the deal; ``hand.apply(event)``
-returns the next state and never mutates; ``replay(start, log)`` is ``apply`` folded over a
-log, so a hand *is* its event log. Hands are hidden: the engine learns each player's cards as
-they are played. Impossible events (out of turn, a card played twice, a card lying on the
-stock) raise a :class:`rules.errors.RulesError` that quotes them; a renege is recorded and
-proven from the cards (:mod:`rules.klaberjass.reneges`).
+``KlaberjassHand(rules).apply(Deal(dealer, upcard))`` starts a hand (``KlaberjassHand.new``
+is the shorthand); ``apply(event)`` returns the next state and never mutates; ``replay(log)``
+is ``apply`` folded over a log, so a hand *is* its event log. Hands are hidden: the engine
+learns each player's cards as they are played (:mod:`rules.knowledge`). An impossible event
+(out of turn, a card played twice, a card lying on the stock) raises a
+:class:`rules.errors.RulesError` that quotes it; a renege is recorded as an open obligation
+and proven from the cards. rules.md gives this family no renege rule; like Clabber, a proven
+renege ends the hand (applied at once, or when a referee confirms it: ``renege_apply``).
 
-Events: :class:`rules.events.Bid` (the auction, :mod:`rules.klaberjass.bidding`),
-:class:`ExchangeDix`, :class:`rules.events.Play`, :class:`rules.events.Declare` (a run, in
-``sequences="declared"``), :class:`rules.events.Announce` (``"bella"``),
-:class:`rules.events.ClaimRenege`, :class:`rules.events.RefereeRenege`,
-:class:`rules.events.ConfirmRenege`, :class:`rules.events.DismissRenege`,
-:class:`rules.events.Misdeal`, and :class:`rules.events.Correct` in a log given to ``replay``.
+Events: :class:`Deal`, :class:`rules.events.Bid` (:mod:`rules.klaberjass.bidding`),
+:class:`ExchangeDix`, :class:`rules.events.Play`, :class:`rules.events.Declare` (a run, with
+``sequences="declared"``), :class:`rules.events.Announce` (``"bella"``), ``ClaimRenege``,
+``RefereeRenege``, ``ConfirmRenege``, ``DismissRenege``, ``Misdeal`` and ``Correct``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from rules.cards import Card, Rank, Suit
-from rules.errors import CardAlreadyPlayed, CardNotInDeck, HandOver, IllegalEvent, OutOfTurn
+from rules.errors import CardNotInDeck, HandOver, IllegalEvent, OutOfTurn
 from rules.events import (
     Announce,
     Bid,
@@ -35,10 +36,30 @@ from rules.events import (
     RefereeRenege,
 )
 from rules.klaberjass.bidding import Auction
-from rules.klaberjass.melds import Meld, run_points, runs
-from rules.klaberjass.reneges import Renege, Suspect, prove
+from rules.klaberjass.melds import Meld, runs
 from rules.klaberjass.ruleset import KlaberjassRules
-from rules.klaberjass.tables import DECK_SET, renege_witnesses, trick_winner
+from rules.klaberjass.tables import DECK, DECK_SET, trick_winner, trump_strength
+from rules.knowledge import MustHold, MustNotHold, RenegeEvidence, TableKnowledge
+
+Phase = Literal["deal", "bidding", "play", "over"]
+End = Literal["", "complete", "renege", "redeal", "misdeal"]
+RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
+SUIT_CARDS: dict[Suit, frozenset[Card]] = {
+    s: frozenset(c for c in DECK if c.suit == s) for s in Suit
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """``dealer`` dealt; ``upcard`` is the trump candidate (optional in Jass-deux), ``bottom``
+    the stock's bottom card when shown. ``hands`` is the whole deal when it is known (a
+    simulation): each seat's cards as they will be played (after any dix exchange); the
+    engine then proves an illegal play at once. A camera leaves it ``None``."""
+
+    dealer: int
+    upcard: Card | None
+    bottom: Card | None = None
+    hands: tuple[tuple[Card, ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,36 +71,48 @@ class ExchangeDix:
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    """A trick: ``leader`` seat and the cards in play order; ``winner`` once complete."""
+    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
 
-    leader: int
+    number: int
+    seats: tuple[int, ...]
     cards: tuple[Card, ...]
-    winner: int | None
+    winner: int
 
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
+
+@dataclass(frozen=True, slots=True)
+class ProvenRenege:
+    evidence: RenegeEvidence
+    status: RenegeStatus
+
+    @property
+    def seat(self) -> int:
+        return self.evidence.seat
+
+    @property
+    def counts(self) -> bool:
+        return self.status in ("applied", "confirmed")
 
 
 @dataclass(frozen=True, slots=True)
 class KlaberjassHand:
-    """The state of one hand. Build it with :meth:`new`; advance it with :meth:`apply`."""
+    """The state of one hand; start it with a :class:`Deal` (or :meth:`new`)."""
 
-    rules: KlaberjassRules
-    dealer: int
-    upcard: Card | None
-    auction: Auction
+    rules: KlaberjassRules = KlaberjassRules()
+    phase: Phase = "deal"
+    end: End = ""
+    dealer: int = -1
+    upcard: Card | None = None
     bottom: Card | None = None
-    log: tuple[object, ...] = ()
+    auction: Auction | None = None
     exchange: int | None = None
-    plays: tuple[tuple[int, Card], ...] = ()
-    suspects: tuple[Suspect, ...] = ()
-    proven: tuple[Renege, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    current: tuple[tuple[int, Card], ...] = ()
+    knowledge: TableKnowledge = TableKnowledge.new((9, 9))
+    reneges: tuple[ProvenRenege, ...] = ()
+    claims: tuple[ClaimRenege, ...] = ()
     declared: tuple[tuple[int, Meld], ...] = ()
     bella_announced: int | None = None
-    claims: tuple[ClaimRenege, ...] = ()
-    confirmed: frozenset[int] = field(default_factory=frozenset)
-    dismissed: frozenset[int] = field(default_factory=frozenset)
-    misdeal: bool = False
+    events: tuple[object, ...] = ()
 
     @classmethod
     def new(
@@ -89,21 +122,10 @@ class KlaberjassHand:
         rules: KlaberjassRules | None = None,
         *,
         bottom: Card | None = None,
+        hands: tuple[tuple[Card, ...], ...] | None = None,
     ) -> KlaberjassHand:
-        """The hand after the deal: ``upcard`` is the trump candidate (optional in Jass-deux),
-        ``bottom`` the stock's bottom card when it is shown (Klaberjass)."""
-        rules = rules or KlaberjassRules()
-        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise IllegalEvent(f"dealer {dealer!r}: seats are 0..{rules.players - 1}")
-        for name, c in (("upcard", upcard), ("bottom", bottom)):
-            if c is not None and c not in DECK_SET:
-                raise CardNotInDeck(f"{name} {c}: not in the 32-card deck (7 to A)")
-        if upcard is None and rules.variant == "classic":
-            raise IllegalEvent("upcard missing: classic Klaberjass turns a trump candidate")
-        if bottom is not None and bottom == upcard:
-            raise IllegalEvent(f"bottom {bottom}: it is the trump candidate")
-        candidate = upcard.suit if upcard is not None else None
-        return cls(rules, dealer, upcard, Auction(rules, dealer, candidate), bottom)
+        """The hand after ``Deal(dealer, upcard, bottom, hands)``."""
+        return cls(rules or KlaberjassRules()).apply(Deal(dealer, upcard, bottom, hands))
 
     # ---- what the state knows -------------------------------------------------------------
 
@@ -113,309 +135,398 @@ class KlaberjassHand:
 
     @property
     def trump(self) -> Suit | None:
-        return self.auction.trump
+        return None if self.auction is None else self.auction.trump
 
     @property
     def maker(self) -> int | None:
-        return self.auction.maker
-
-    @property
-    def redeal(self) -> bool:
-        """No score and a new deal: everyone passed, a schmeiss was agreed, or a misdeal."""
-        return self.auction.redeal or self.misdeal
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """Completed tricks, then the trick in progress (if any card of it is down)."""
-        out: list[Trick] = []
-        leader = (self.dealer + 1) % self.players
-        n = self.players
-        cards = [c for _, c in self.plays]
-        trump = self.trump
-        for start in range(0, len(cards), n):
-            chunk = tuple(cards[start : start + n])
-            if len(chunk) < n or trump is None:
-                out.append(Trick(leader, chunk, None))
-                break
-            winner = (leader + trick_winner(chunk, trump)) % n
-            out.append(Trick(leader, chunk, winner))
-            leader = winner
-        return tuple(out)
-
-    @property
-    def tricks_done(self) -> int:
-        return len(self.plays) // self.players
+        return None if self.auction is None else self.auction.maker
 
     @property
     def is_over(self) -> bool:
-        return self.redeal or self.tricks_done == self.rules.hand_size
+        return self.phase == "over"
 
     @property
-    def to_play(self) -> int | None:
-        """The seat to play next, ``None`` while bidding or once the hand is over."""
-        if self.trump is None or self.is_over:
-            return None
-        if not self.plays:
-            return (self.dealer + 1) % self.players
-        last = self.tricks[-1]
-        if last.winner is not None:
-            return last.winner
-        return last.seat_of(len(last.cards), self.players)
+    def redeal(self) -> bool:
+        """No score and a new deal: passes all round, an agreed schmeiss, a misdeal."""
+        return self.end in ("redeal", "misdeal")
 
-    def played_by(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` has shown by playing them, in order."""
-        return tuple(c for s, c in self.plays if s == seat)
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick in progress (the last one once the hand is over)."""
+        return min(len(self.tricks) + 1, self.rules.hand_size)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to call or play next (``None`` before the deal and at the end)."""
+        if self.phase == "bidding":
+            assert self.auction is not None
+            return self.auction.to_call
+        if self.phase != "play":
+            return None
+        if not self.current:
+            return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % self.players
+        return (self.current[-1][0] + 1) % self.players
+
+    def played_by(self, seat: int) -> frozenset[Card]:
+        return self.knowledge.played[seat]
 
     def held_known(self, seat: int) -> frozenset[Card]:
         """Cards known to be in ``seat``'s hand and not yet played (the candidate he took)."""
-        known: set[Card] = set()
-        took = self.exchange == seat or (self.rules.maker_takes_candidate and seat == self.maker)
-        if self.upcard is not None and self.trump is not None and took:
-            known.add(self.upcard)
-        return frozenset(known - set(self.played_by(seat)))
+        return self.knowledge.held[seat]
+
+    def all_played(self) -> tuple[Card, ...]:
+        return tuple(c for t in self.tricks for c in t.cards) + tuple(c for _, c in self.current)
 
     def out_of_play(self) -> dict[Card, str]:
         """Cards known to be in no hand, with the reason: they can never be played."""
         out: dict[Card, str] = {}
         if self.bottom is not None:
             out[self.bottom] = "it is the bottom card of the stock"
-        up = self.upcard
-        on_table = not self.rules.maker_takes_candidate and self.exchange is None
-        if up is not None and on_table and self.trump and not self._candidate_exchangeable():
+        up, trump = self.upcard, self.trump
+        if up is None or trump is None or self.rules.maker_takes_candidate:
+            return out
+        if self.exchange is not None:
+            out[Card(Rank.SEVEN, trump)] = f"seat {self.exchange} exchanged it for {up}"
+        elif not self._candidate_exchangeable():
             out[up] = "it is the trump candidate, which lies on the table"
-        if up is not None and self.exchange is not None and self.trump is not None:
-            out[Card(Rank.SEVEN, self.trump)] = f"seat {self.exchange} exchanged it for {up}"
         return out
 
     def _candidate_exchangeable(self) -> bool:
         up, trump = self.upcard, self.trump
-        if not self.rules.dix_exchange or up is None or trump is None:
+        if not self.rules.dix_exchange or self.rules.maker_takes_candidate:
+            return False
+        if up is None or trump is None or up.suit != trump or self.exchange is not None:
             return False
         dix = Card(Rank.SEVEN, trump)
-        return up.suit == trump and up != dix and dix not in {c for _, c in self.plays}
+        return up != dix and self.knowledge.owner(dix) is None
 
     def runs_of(self, seat: int) -> tuple[Meld, ...]:
         """The runs that count for ``seat``: declared ones, or (auto) those in his cards."""
         if self.rules.sequences == "declared":
             return tuple(m for s, m in self.declared if s == seat)
-        return runs(self.played_by(seat))
+        return runs(self.knowledge.known(seat))
+
+    @property
+    def applied_reneges(self) -> tuple[ProvenRenege, ...]:
+        return tuple(r for r in self.reneges if r.counts)
 
     # ---- events -------------------------------------------------------------------------
 
     def apply(self, event: object) -> KlaberjassHand:
         """The state after ``event``; raises a ``RulesError`` quoting an impossible event."""
-        nxt = self._apply(event)
-        return replace(nxt, log=(*self.log, event))
-
-    def _apply(self, event: object) -> KlaberjassHand:
-        if isinstance(event, Play):
-            return self._play(event)
-        if isinstance(event, Bid):
-            self._seat(event.seat, event)
-            if self.misdeal:
-                raise HandOver(f"{event}: the deal was void (misdeal)")
-            return replace(self, auction=self.auction.call(event.seat, event.call))
-        if isinstance(event, ExchangeDix):
-            return self._exchange(event)
-        if isinstance(event, Declare):
-            return self._declare(event)
-        if isinstance(event, Announce):
-            return self._announce(event)
-        if isinstance(event, ClaimRenege):
-            self._seat(event.seat, event)
-            self._seat(event.accused, event)
-            return replace(self, claims=(*self.claims, event))
-        if isinstance(event, RefereeRenege):
-            self._seat(event.seat, event)
-            r = Renege(event.seat, event.rule, self.tricks_done, None, None, None, event.note)
-            return replace(self, proven=(*self.proven, r))
-        if isinstance(event, ConfirmRenege | DismissRenege):
-            if not 0 <= event.index < len(self.proven):
-                raise IllegalEvent(f"{event}: {len(self.proven)} renege(s) proven so far")
-            if isinstance(event, ConfirmRenege):
-                return replace(self, confirmed=self.confirmed | {event.index})
-            return replace(self, dismissed=self.dismissed | {event.index})
-        if isinstance(event, Misdeal):
-            if self.plays:
-                raise IllegalEvent(f"{event}: a misdeal is called before the first card is played")
-            return replace(self, misdeal=True)
         if isinstance(event, Correct):
-            raise IllegalEvent(f"{event}: a correction rewrites the log; use replay(start, log)")
-        raise IllegalEvent(f"event {event!r} is not a Klaberjass event")
+            if not 0 <= event.index < len(self.events):
+                raise IllegalEvent(f"{event}: the log holds {len(self.events)} event(s)")
+            log = list(self.events)
+            if event.event is None:
+                del log[event.index]
+            else:
+                log[event.index] = event.event
+            return replay(log, self.rules)
+        if self.phase == "over" and not isinstance(event, ConfirmRenege | DismissRenege):
+            raise HandOver(f"{_describe(event)}: the hand is over ({self.end})")
+        if self.phase == "deal" and not isinstance(event, Deal):
+            raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
+        if isinstance(event, Play):
+            new = self._play(event)
+        elif isinstance(event, Bid):
+            new = self._bid(event)
+        elif isinstance(event, Deal):
+            new = self._deal(event)
+        elif isinstance(event, ExchangeDix):
+            new = self._exchange(event)
+        elif isinstance(event, Declare):
+            new = self._declare(event)
+        elif isinstance(event, Announce):
+            new = self._announce(event)
+        elif isinstance(event, ClaimRenege):
+            new = self._claim(event)
+        elif isinstance(event, RefereeRenege):
+            self._seat(event.seat, event)
+            ev = RenegeEvidence(
+                event.seat, self._renege_trick(), event.rule, None, None, None,
+                event.note or "ruled by the referee",
+            )  # fmt: skip
+            new = self._prove(self, (ev,), status="confirmed")
+        elif isinstance(event, ConfirmRenege | DismissRenege):
+            new = self._referee(event)
+        elif isinstance(event, Misdeal):
+            if self.phase != "bidding":
+                raise IllegalEvent(f"{_describe(event)}: a misdeal is called before the first card")
+            new = replace(self, phase="over", end="misdeal")
+        else:
+            raise IllegalEvent(f"event {event!r} is not a Klaberjass event")
+        return replace(new, events=(*self.events, event))
 
     def _seat(self, seat: object, event: object) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalEvent(f"{event}: seat {seat!r} does not exist (0..{self.players - 1})")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalEvent(
+                f"{_describe(event)}: seat {seat!r} does not exist (seats 0..{self.players - 1})"
+            )
+
+    def _renege_trick(self) -> int:
+        return 0 if self.phase == "bidding" else self.trick_number
+
+    def _deal(self, event: Deal) -> KlaberjassHand:
+        if self.phase != "deal":
+            raise IllegalEvent(f"{_describe(event)}: this hand was already dealt")
+        self._seat(event.dealer, event)
+        rules = self.rules
+        for name, c in (("upcard", event.upcard), ("bottom", event.bottom)):
+            if c is not None and c not in DECK_SET:
+                raise CardNotInDeck(f"{name} {c}: not in the 32-card deck (7 to A)")
+        if event.upcard is None and rules.variant == "classic":
+            raise IllegalEvent(f"{_describe(event)}: classic Klaberjass turns a trump candidate")
+        if event.bottom is not None and event.bottom == event.upcard:
+            raise IllegalEvent(f"{_describe(event)}: the bottom card is the trump candidate")
+        knowledge = TableKnowledge.new((rules.hand_size,) * rules.players)
+        if event.hands is not None:
+            hands = event.hands
+            every = [c for h in hands for c in h]
+            if len(hands) != rules.players or any(len(h) != rules.hand_size for h in hands):
+                raise IllegalEvent(
+                    f"a known deal needs {rules.players} hands of {rules.hand_size} cards"
+                )
+            if len(set(every)) != len(every) or not set(every) <= DECK_SET:
+                raise IllegalEvent("a known deal holds distinct cards of the 32-card deck")
+            if event.bottom in set(every):
+                raise IllegalEvent(f"bottom card {event.bottom} is in a hand of the known deal")
+            for seat, hand in enumerate(hands):
+                knowledge, _ = knowledge.reveal(seat, hand)
+        candidate = None if event.upcard is None else event.upcard.suit
+        return replace(
+            self,
+            phase="bidding",
+            dealer=event.dealer,
+            upcard=event.upcard,
+            bottom=event.bottom,
+            auction=Auction(rules, event.dealer, candidate),
+            knowledge=knowledge,
+        )
+
+    def _bid(self, event: Bid) -> KlaberjassHand:
+        self._seat(event.seat, event)
+        if self.phase != "bidding" or self.auction is None:
+            raise IllegalEvent(f"{_describe(event)}: the bidding is over")
+        auction = self.auction.call(event.seat, event.call)
+        new = replace(self, auction=auction)
+        if auction.redeal:
+            return replace(new, phase="over", end="redeal")
+        if auction.trump is None:
+            return new
+        new = replace(new, phase="play")
+        if self.rules.maker_takes_candidate and self.upcard is not None:
+            assert auction.maker is not None
+            knowledge, found = new.knowledge.reveal(auction.maker, (self.upcard,), None)
+            return self._prove(replace(new, knowledge=knowledge), found)
+        return new
 
     def _exchange(self, event: ExchangeDix) -> KlaberjassHand:
         self._seat(event.seat, event)
-        if self.trump is None or self.redeal:
-            raise IllegalEvent(f"{event}: the dix is exchanged once trump is made")
+        if self.phase != "play":
+            raise IllegalEvent(f"{_describe(event)}: the dix is exchanged once trump is made")
         if self.exchange is not None:
-            raise IllegalEvent(f"{event}: seat {self.exchange} already exchanged the dix")
-        if self.plays:
-            raise IllegalEvent(f"{event}: the dix is exchanged before the first lead")
-        if not self._candidate_exchangeable() or self.rules.maker_takes_candidate:
+            raise IllegalEvent(f"{_describe(event)}: seat {self.exchange} exchanged already")
+        if self.tricks or self.current:
+            raise IllegalEvent(f"{_describe(event)}: the dix is exchanged before the first lead")
+        if not self._candidate_exchangeable():
             raise IllegalEvent(
-                f"{event}: no exchange here (candidate {self.upcard}, trump {self.trump}, "
+                f"{_describe(event)}: no exchange (candidate {self.upcard}, trump {self.trump}, "
                 f"dix_exchange={self.rules.dix_exchange})"
             )
-        return replace(self, exchange=event.seat)
+        assert self.upcard is not None
+        knowledge, found = self.knowledge.reveal(event.seat, (self.upcard,), None)
+        return self._prove(replace(self, knowledge=knowledge, exchange=event.seat), found)
 
     def _declare(self, event: Declare) -> KlaberjassHand:
         self._seat(event.seat, event)
+        seat = event.seat
         if self.rules.sequences != "declared":
-            raise IllegalEvent(f"{event}: runs are scored from the cards (sequences='auto')")
-        if self.trump is None or self.redeal:
-            raise IllegalEvent(f"{event}: runs are declared once trump is made")
-        if self.played_by(event.seat):
-            raise IllegalEvent(f"{event}: too late, runs are declared with the first card")
-        found = runs(event.cards)
-        if len(found) != 1 or len(found[0].cards) != len(event.cards):
-            shown = " ".join(str(c) for c in event.cards)
-            raise IllegalEvent(f"{event}: {shown!r} is not one run of 3+ cards in a suit")
+            raise IllegalEvent(f"{_describe(event)}: runs are scored from the cards (auto)")
+        if self.phase != "play":
+            raise IllegalEvent(f"{_describe(event)}: runs are declared once trump is made")
+        if self.played_by(seat):
+            raise IllegalEvent(
+                f"{_describe(event)}: too late, runs are declared with the first card"
+            )
+        cards = tuple(event.cards)
+        found = runs(cards)
+        if len(found) != 1 or len(found[0].cards) != len(set(cards)):
+            raise IllegalEvent(f"{_describe(event)}: not one run of 3 or more cards in a suit")
         run = found[0]
-        if any(set(run.cards) & set(m.cards) for s, m in self.declared if s == event.seat):
-            raise IllegalEvent(f"{event}: overlaps a run seat {event.seat} already declared")
-        return replace(self, declared=(*self.declared, (event.seat, run)))
+        if any(set(run.cards) & set(m.cards) for s, m in self.declared if s == seat):
+            raise IllegalEvent(f"{_describe(event)}: overlaps a run seat {seat} declared")
+        ob = MustHold(
+            seat, 0, "declared-run-not-held", None, frozenset(run.cards), True,
+            f"seat {seat} declared the run {' '.join(map(str, run.cards))} without holding it",
+        )  # fmt: skip
+        knowledge, proven = self.knowledge.expect(ob)
+        new = replace(self, knowledge=knowledge, declared=(*self.declared, (seat, run)))
+        return self._prove(new, proven)
 
     def _announce(self, event: Announce) -> KlaberjassHand:
         self._seat(event.seat, event)
         if event.what.strip().lower() != "bella":
-            raise IllegalEvent(f"{event}: Klaberjass announces only 'bella'")
+            raise IllegalEvent(f"{_describe(event)}: Klaberjass announces only 'bella'")
         trump = self.trump
-        last = self.plays[-1] if self.plays else None
-        if (
-            trump is None
-            or last is None
-            or last[0] != event.seat
-            or last[1] not in (Card(Rank.KING, trump), Card(Rank.QUEEN, trump))
-        ):
+        last = self.current[-1] if self.current else None
+        if last is None and self.tricks:
+            t = self.tricks[-1]
+            last = (t.seats[-1], t.cards[-1])
+        bella = (Card(Rank.KING, trump), Card(Rank.QUEEN, trump)) if trump else ()
+        if last is None or last[0] != event.seat or last[1] not in bella:
             raise IllegalEvent(
-                f"{event}: bella is announced right after the announcer plays the trump K or Q"
+                f"{_describe(event)}: bella is announced on playing the trump K or Q"
             )
         if self.bella_announced is not None:
             return self
         return replace(self, bella_announced=event.seat)
 
+    def _claim(self, event: ClaimRenege) -> KlaberjassHand:
+        self._seat(event.seat, event)
+        self._seat(event.accused, event)
+        new = replace(self, claims=(*self.claims, event))
+        if self.rules.renege_apply == "confirm":  # calling a proven renege confirms it
+            reneges = tuple(
+                replace(r, status="confirmed")
+                if r.status == "pending" and r.seat == event.accused
+                else r
+                for r in new.reneges
+            )
+            new = replace(new, reneges=reneges)
+        return new._end_on_renege()
+
+    def _referee(self, event: ConfirmRenege | DismissRenege) -> KlaberjassHand:
+        if self.rules.renege_apply != "confirm":
+            raise IllegalEvent(f"{_describe(event)}: this ruleset applies proven reneges itself")
+        if not 0 <= event.index < len(self.reneges):
+            raise IllegalEvent(f"{_describe(event)}: {len(self.reneges)} renege(s) proven")
+        status: RenegeStatus = "confirmed" if isinstance(event, ConfirmRenege) else "dismissed"
+        reneges = list(self.reneges)
+        reneges[event.index] = replace(reneges[event.index], status=status)
+        return replace(self, reneges=tuple(reneges))._end_on_renege()
+
     def _play(self, event: Play) -> KlaberjassHand:
         self._seat(event.seat, event)
         seat, c = event.seat, event.card
-        if self.redeal:
-            raise HandOver(f"play {c} by seat {seat}: no play, the hand is to be redealt")
-        if self.trump is None:
-            raise IllegalEvent(
-                f"play {c} by seat {seat}: trump is not made yet "
-                f"(seat {self.auction.to_call} to call)"
-            )
-        if self.is_over:
-            raise HandOver(f"play {c} by seat {seat}: all {self.tricks_done} tricks are played")
+        if self.phase != "play":
+            raise IllegalEvent(f"{_describe(event)}: trump is not made yet")
         if c not in DECK_SET:
-            raise CardNotInDeck(f"play {c} by seat {seat}: not in the 32-card deck (7 to A)")
-        for s, seen in self.plays:
-            if seen == c:
-                raise CardAlreadyPlayed(f"play {c} by seat {seat}: seat {s} already played it")
-        if seat != self.to_play:
-            raise OutOfTurn(f"play {c} by seat {seat}: it is seat {self.to_play}'s turn")
+            raise CardNotInDeck(f"{_describe(event)}: not in the 32-card deck (7 to A)")
+        if seat != self.to_move:
+            raise OutOfTurn(f"{_describe(event)}: it is seat {self.to_move}'s turn")
         gone = self.out_of_play()
         if c in gone:
-            raise IllegalEvent(f"play {c} by seat {seat}: {gone[c]}")
-        for other in range(self.players):
-            if other != seat and c in self.held_known(other):
-                raise IllegalEvent(f"play {c} by seat {seat}: seat {other} holds it")
+            raise IllegalEvent(f"{_describe(event)}: {gone[c]}")
         state = self
-        if c == self.upcard and not self.rules.maker_takes_candidate and self.exchange is None:
-            state = replace(state, exchange=seat)  # playing the candidate proves the exchange
-        return state._record_play(seat, c)
-
-    def _record_play(self, seat: int, c: Card) -> KlaberjassHand:
+        found: list[RenegeEvidence] = []
+        if c == self.upcard and self._candidate_exchangeable():
+            # the candidate in a hand proves its player exchanged the dix before play
+            knowledge, more = self.knowledge.reveal(seat, (c,), None)
+            state = replace(self, knowledge=knowledge, exchange=seat)
+            found.extend(more)
+        number = len(self.tricks) + 1
         trump = self.trump
         assert trump is not None
-        current = self.tricks[-1] if self.plays and self.tricks[-1].winner is None else None
-        trick_cards = current.cards if current is not None else ()
-        trick_no = self.tricks_done
-        proven = list(self.proven)
-        pending: list[Suspect] = []
-        for s in self.suspects:
-            if s.seat == seat and c in s.witnesses:
-                proven.append(prove(s, c, trick_no, trump))
-            else:
-                pending.append(s)
-        partner = len(trick_cards) - 2 if self.players == 4 else None
-        witnesses = renege_witnesses(
-            c,
-            trick_cards,
-            trump,
-            partner_index=partner,
-            partner_master_exempt=self.rules.partner_master_exempt,
-            must_overtrump=self.rules.must_overtrump,
-        )
-        if witnesses and trick_cards:
-            suspect = Suspect(seat, trick_no, c, trick_cards[0].suit, witnesses)
-            held = sorted(self.held_known(seat) & witnesses - {c}, key=str)
-            if held:
-                proven.append(prove(suspect, held[0], None, trump))
-            else:
-                pending.append(suspect)
-        nxt = replace(self, plays=(*self.plays, (seat, c)), suspects=tuple(pending))
-        proven.extend(nxt._false_declarations(seat, c))
-        return replace(nxt, proven=tuple(proven))
+        knowledge, more = state.knowledge.play(seat, c, number)
+        found.extend(more)
+        if self.current:
+            trick = [x for _, x in self.current]
+            knowledge, obliged = _obligations(knowledge, seat, c, number, trick, trump, self.rules)
+            found.extend(obliged)
+        current = (*self.current, (seat, c))
+        tricks = self.tricks
+        if len(current) == self.players:
+            cards = tuple(x for _, x in current)
+            seats = tuple(s for s, _ in current)
+            tricks = (*tricks, Trick(number, seats, cards, seats[trick_winner(cards, trump)]))
+            current = ()
+        new = replace(state, knowledge=knowledge, current=current, tricks=tricks)
+        if len(tricks) == self.rules.hand_size:
+            new = replace(new, phase="over", end="complete")
+        return self._prove(new, tuple(found))
 
-    def _false_declarations(self, seat: int, c: Card) -> list[Renege]:
-        """Declared runs the cards now show were not held (once per run)."""
-        out: list[Renege] = []
-        done = len(self.played_by(seat)) == self.rules.hand_size
-        for s, run in self.declared:
-            mine = set(self.played_by(s))
-            if s != seat and c in run.cards:
-                evidence: Card | None = c
-            elif s == seat and done and not set(run.cards) <= mine:
-                evidence = min(set(run.cards) - mine, key=str)
-            else:
-                continue
-            out.append(
-                Renege(
-                    s,
-                    f"declared a run of {run_points(len(run.cards))} not held",
-                    self.tricks_done - (0 if len(self.plays) % self.players else 1),
-                    None,
-                    evidence,
-                    None,
-                    " ".join(str(x) for x in run.cards),
-                )
-            )
-        return out
+    def _prove(
+        self,
+        new: KlaberjassHand,
+        found: Iterable[RenegeEvidence],
+        status: RenegeStatus | None = None,
+    ) -> KlaberjassHand:
+        proven = tuple(found)
+        if proven:
+            if status is None:
+                status = "applied" if self.rules.renege_apply == "auto" else "pending"
+            added = tuple(ProvenRenege(ev, status) for ev in proven)
+            new = replace(new, reneges=new.reneges + added)
+        return new._end_on_renege()
 
-    # ---- reneges that count ---------------------------------------------------------------
-
-    def applied_reneges(self) -> tuple[Renege, ...]:
-        """Proven reneges that the score applies (all of them, or the referee-confirmed ones;
-        a referee's own report always applies; dismissed ones never)."""
-        out = []
-        for i, r in enumerate(self.proven):
-            if i in self.dismissed:
-                continue
-            by_referee = r.card is None and r.evidence is None
-            if self.rules.renege_apply == "auto" or i in self.confirmed or by_referee:
-                out.append(r)
-        return tuple(out)
+    def _end_on_renege(self) -> KlaberjassHand:
+        if any(r.counts for r in self.reneges) and self.end in ("", "complete"):
+            return replace(self, phase="over", end="renege")
+        return self
 
 
-def replay(start: KlaberjassHand, log: Iterable[object]) -> KlaberjassHand:
-    """``start`` with every event of ``log`` applied in order. :class:`rules.events.Correct`
-    events rewrite the log (replace or remove an earlier event) before it is replayed."""
-    events: list[object] = []
-    for e in log:
-        if isinstance(e, Correct):
-            if not 0 <= e.index < len(events):
-                raise IllegalEvent(f"{e}: the log holds {len(events)} event(s) before it")
-            if e.event is None:
-                del events[e.index]
-            else:
-                events[e.index] = e.event
-        else:
-            events.append(e)
-    state = start
-    for e in events:
-        state = state.apply(e)
+def _obligations(
+    knowledge: TableKnowledge,
+    seat: int,
+    card: Card,
+    number: int,
+    trick: Sequence[Card],
+    trump: Suit,
+    rules: KlaberjassRules,
+) -> tuple[TableKnowledge, list[RenegeEvidence]]:
+    """The obligations a play to a started trick leaves open (the duties of
+    :func:`rules.klaberjass.tables.legal_plays`, one per duty)."""
+    led = trick[0].suit
+    top = max((trump_strength(x) for x in trick if x.suit == trump), default=0)
+    higher = frozenset(x for x in SUIT_CARDS[trump] if trump_strength(x) > top)
+    partner = len(trick) - 2 if rules.players == 4 else -1
+    exempt = rules.partner_master_exempt and partner >= 0 and trick_winner(trick, trump) == partner
+    where = f"in trick {number}"
+    obs: list[MustNotHold] = []
+    if card.suit != led:
+        knowledge = knowledge.mark_void(seat, led)
+        obs.append(
+            MustNotHold(seat, number, "follow", card, SUIT_CARDS[led],
+                        f"seat {seat} played {card} to a {led.name.lower()} lead {where}")
+        )  # fmt: skip
+        if led != trump and card.suit != trump and not exempt:
+            knowledge = knowledge.mark_void(seat, trump)
+            obs.append(
+                MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
+                            f"seat {seat} discarded {card} instead of trumping {where}")
+            )  # fmt: skip
+        overtrump = led != trump and card.suit == trump and rules.must_overtrump
+        if overtrump and top > 0 and trump_strength(card) < top:
+            obs.append(
+                MustNotHold(seat, number, "overtrump", card, higher,
+                            f"seat {seat} trumped with {card} under a higher trump {where}")
+            )  # fmt: skip
+    elif led == trump and trump_strength(card) < top:
+        obs.append(
+            MustNotHold(seat, number, "head", card, higher,
+                        f"seat {seat} played {card} under a higher trump to a trump lead {where}")
+        )  # fmt: skip
+    found: list[RenegeEvidence] = []
+    for ob in obs:
+        knowledge, proven = knowledge.expect(ob)
+        found.extend(proven)
+    return knowledge, found
+
+
+def _describe(event: object) -> str:
+    if isinstance(event, Play):
+        return f"play {event.card} by seat {event.seat}"
+    if isinstance(event, Bid):
+        return f"call {event.call!r} by seat {event.seat}"
+    if isinstance(event, Deal):
+        return f"deal by seat {event.dealer} (candidate {event.upcard})"
+    return repr(event)
+
+
+def replay(events: Iterable[object], rules: KlaberjassRules | None = None) -> KlaberjassHand:
+    """The state a log of events leads to (the first event is the :class:`Deal`)."""
+    state = KlaberjassHand(rules or KlaberjassRules())
+    for event in events:
+        state = state.apply(event)
     return state

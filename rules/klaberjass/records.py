@@ -98,14 +98,18 @@ def _step(state: KlaberjassHand, event: object, where: str) -> KlaberjassHand:
 
 def read_hand(
     record: Mapping[str, object], base: KlaberjassRules, dealer: int | None = None
-) -> KlaberjassHand:
-    """Replay a hand record into a :class:`KlaberjassHand`; raises :class:`RecordError`."""
+) -> tuple[KlaberjassHand, int]:
+    """Replay a hand record into a finished :class:`KlaberjassHand`; returns it and the number
+    of recorded cards ignored after a renege ended the hand (they are still read and checked:
+    known codes, none twice). Raises :class:`RecordError` naming the field."""
     rules = read_rules(record.get("options"), base)
     n = rules.players
     raw_dealer = record.get("dealer", dealer)
     if raw_dealer is None:
         raise RecordError("dealer", f"missing; expected a seat 0..{n - 1}")
     d = _seat(raw_dealer, "dealer", n)
+    if dealer is not None and d != dealer:
+        raise RecordError("dealer", f"seat {d} cannot deal: the deal rotation gives seat {dealer}")
     up_raw = record.get("upcard")
     upcard = None if up_raw is None else _card(up_raw, "upcard")
     bottom_raw = record.get("bottom")
@@ -113,24 +117,23 @@ def read_hand(
     try:
         state = KlaberjassHand.new(d, upcard, rules, bottom=bottom)
     except RulesError as exc:
-        raise RecordError("upcard" if upcard is None else "bottom", str(exc)) from None
-    calls = _list(record.get("bidding", []), "bidding")
-    for i, call in enumerate(calls):
+        raise RecordError("bottom" if "bottom" in str(exc) else "upcard", str(exc)) from None
+    for i, call in enumerate(_list(record.get("bidding", []), "bidding")):
         if isinstance(call, int) and not isinstance(call, bool):
             call = str(call)
         if not isinstance(call, str):
             raise RecordError(f"bidding[{i}]", f"expected a call (text or a number), got {call!r}")
-        seat = state.auction.to_call
-        if seat is None:
-            raise RecordError(f"bidding[{i}]", f"call {call!r} after the auction ended")
+        seat = state.to_move
+        if state.phase != "bidding" or seat is None:
+            raise RecordError(f"bidding[{i}]", f"call {call!r} after the bidding ended")
         state = _step(state, Bid(seat, call), f"bidding[{i}]")
-    if not state.auction.done:
-        raise RecordError("bidding", f"incomplete: seat {state.auction.to_call} has not called")
     tricks = _list(record.get("tricks", []), "tricks")
+    if state.phase == "bidding":
+        raise RecordError("bidding", f"incomplete: seat {state.to_move} has not called")
     if state.redeal:
         if tricks:
             raise RecordError("tricks", "the bidding ended in a redeal; no tricks are played")
-        return state
+        return state, 0
     if record.get("exchange") is not None:
         seat = _seat(record["exchange"], "exchange", n)
         state = _step(state, ExchangeDix(seat), "exchange")
@@ -147,37 +150,53 @@ def read_hand(
     bella_seat = record.get("bella")
     if bella_seat is not None:
         bella_seat = _seat(bella_seat, "bella", n)
+    ignored = 0
+    seen: dict[Card, str] = {}
     for t, trick in enumerate(tricks):
         cards_raw = _list(trick, f"tricks[{t}]")
-        if len(cards_raw) != n:
-            raise RecordError(f"tricks[{t}]", f"expected {n} cards, got {len(cards_raw)}")
+        if t >= rules.hand_size:
+            raise RecordError(f"tricks[{t}]", f"a hand has {rules.hand_size} tricks")
+        short = len(cards_raw) < n and not (t == len(tricks) - 1 and state.end != "complete")
+        if len(cards_raw) > n or short:
+            raise RecordError(f"tricks[{t}]", f"a trick has {n} cards, got {len(cards_raw)}")
         for j, raw_card in enumerate(cards_raw):
             where = f"tricks[{t}][{j}]"
             c = _card(raw_card, where)
-            seat = state.to_play
+            if c in seen:
+                raise RecordError(where, f"card {c} is recorded twice (first at {seen[c]})")
+            seen[c] = where
+            if state.end == "renege":
+                ignored += 1
+                continue
+            seat = state.to_move
             if seat is None:
-                raise RecordError(where, f"play {c}: the hand is over")
+                raise RecordError(where, f"play {c}: the hand is over ({state.end})")
             state = _step(state, Play(seat, c), where)
-            trump = state.trump
             if (
                 bella_seat == seat
                 and state.bella_announced is None
-                and c.suit == trump
+                and c.suit == state.trump
                 and c.rank.value in ("K", "Q")
             ):
                 state = _step(state, Announce(seat, "bella"), "bella")
-    if not state.is_over and not state.applied_reneges():
+        if len(cards_raw) < n and state.end != "renege":
+            raise RecordError(f"tricks[{t}]", f"a trick has {n} cards, got {len(cards_raw)}")
+    if not state.is_over:
         raise RecordError(
-            "tricks", f"expected {rules.hand_size} tricks, got {len(tricks)} (and no renege)"
+            "tricks",
+            f"{len(state.tricks)} complete tricks: a hand has {rules.hand_size} "
+            "unless a renege ends it",
         )
-    return state
+    return state, ignored
 
 
 def hand_json(state: KlaberjassHand, result: HandResult, game: str) -> dict[str, object]:
     """The JSON result of one hand."""
     out: dict[str, object] = {
         "game": game,
+        "type": "hand",
         "dealer": state.dealer,
+        "upcard": None if state.upcard is None else str(state.upcard),
         "variant": state.rules.variant,
         "trump": None if result.trump is None else result.trump.value,
         "maker": result.maker,
@@ -190,13 +209,23 @@ def hand_json(state: KlaberjassHand, result: HandResult, game: str) -> dict[str,
             "totals": [t.to_json() for t in result.totals],
             "bete": result.bete,
             "redeal": result.redeal,
+            "end": result.end,
             "sequences": {
                 "winner": result.sequence_winner,
                 "runs": [{"seat": s, **m.to_json()} for s, m in result.runs],
             },
             "bella": result.bella,
             "exchange": state.exchange,
-            "reneges": [r.to_json() for r in result.reneges],
+            "tricks": [
+                {
+                    "number": t.number,
+                    "leader": t.seats[0],
+                    "cards": [str(c) for c in t.cards],
+                    "winner": t.winner,
+                }
+                for t in result.tricks
+            ],  # fmt: skip
+            "reneges": [{**r.evidence.as_dict(), "status": r.status} for r in result.reneges],
         }
     )
     return out
@@ -214,8 +243,9 @@ def score_game_record(
     if record.get("game") != game:
         raise RecordError("game", f"expected {game!r}, got {record.get('game')!r}")
     if "hands" not in record:
-        state = read_hand(record, base)
-        return hand_json_fn(state, _score(state, ""), game)
+        state, ignored = read_hand(record, base)
+        out = hand_json_fn(state, _score(state, ""), game)
+        return {**out, "ignored_plays": ignored} if ignored else out
     hands = _list(record["hands"], "hands")
     if not hands:
         raise RecordError("hands", "empty: a match has at least one hand")
@@ -232,7 +262,7 @@ def score_game_record(
             raise RecordError(f"{where}.options", "options belong to the match record")
         dealer = None if match is None else match.dealer
         try:
-            state = read_hand({**raw, "options": None}, rules, dealer)
+            state, ignored = read_hand({**raw, "options": None}, rules, dealer)
         except RecordError as exc:
             raise RecordError(f"{where}.{exc.field}", exc.problem) from None
         if match is None:
@@ -244,14 +274,19 @@ def score_game_record(
             raise RecordError(
                 f"{where}.dealer" if "dealt" in str(exc) else where, str(exc)
             ) from None
-        out_hands.append({**hand_json_fn(state, result, game), "running": list(match.totals)})
+        entry = hand_json_fn(state, result, game)
+        if ignored:
+            entry["ignored_plays"] = ignored
+        out_hands.append({**entry, "running": list(match.totals)})
     assert match is not None
     return {
         "game": game,
+        "type": "match",
         "hands": out_hands,
         "totals": list(match.totals),
         "winner": match.winner,
-        "complete": match.is_over,
+        "over": match.is_over,
+        "target": rules.target,
     }
 
 
@@ -284,7 +319,7 @@ def _hand_lines(result: Mapping[str, Any], side: str) -> list[str]:
     note = "  (maker bete)" if result.get("bete") else ""
     lines.append(f"  {'score':<11}{score}{note}")
     for r in result.get("reneges", []):
-        lines.append(f"  renege: {r.get('text')}")
+        lines.append(f"  renege ({r.get('status')}): {r.get('detail')}")
     return lines
 
 

@@ -16,7 +16,7 @@ from rules.errors import RulesError
 Variant = Literal["classic", "jass-deux"]
 MeldMode = Literal["auto", "declared"]
 BellaMode = Literal["auto", "announced"]
-RenegeApply = Literal["auto", "referee"]
+RenegeApply = Literal["auto", "confirm"]
 RenegePenalty = Literal["hand", "bete"]
 
 
@@ -44,7 +44,8 @@ class KlaberjassRules:
     - ``must_overtrump`` (not in rules.md, default off: the Klaberjass duties only say "trump"):
       a player trumping in over a trump must beat it if he can.
     - ``renege_apply``: rules.md gives Klaberjass no renege rule; like Clabber, a proven renege
-      applies automatically (``"auto"``) or once a referee confirms it (``"referee"``).
+      ends the hand and applies automatically (``"auto"``) or once a referee confirms it
+      (``"confirm"``: a ``ConfirmRenege``, or a ``ClaimRenege`` against the seat).
     - ``renege_penalty``: ``"hand"`` (default, Clabber's rule) - the reneging side scores 0, the
       other 162 plus all its runs and bella; ``"bete"`` - the reneging side is treated as bete.
     - ``target``: the game is won at 500.
@@ -72,7 +73,7 @@ class KlaberjassRules:
         for name, value, allowed in (
             ("sequences", self.sequences, ("auto", "declared")),
             ("bella", self.bella, ("auto", "announced")),
-            ("renege_apply", self.renege_apply, ("auto", "referee")),
+            ("renege_apply", self.renege_apply, ("auto", "confirm")),
             ("renege_penalty", self.renege_penalty, ("hand", "bete")),
         ):
             if value not in allowed:

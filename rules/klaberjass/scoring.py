@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from rules.cards import Card, Rank, Suit
 from rules.errors import IllegalEvent
-from rules.klaberjass.hand import KlaberjassHand
+from rules.klaberjass.hand import KlaberjassHand, ProvenRenege, Trick
 from rules.klaberjass.melds import BELLA_POINTS, Meld, sequence_winner
-from rules.klaberjass.reneges import Renege
 from rules.klaberjass.tables import HAND_TOTAL, LAST_TRICK_BONUS, card_points
 
 
@@ -58,7 +57,9 @@ class HandResult:
     runs: tuple[tuple[int, Meld], ...]
     sequence_winner: int | None
     bella: int | None
-    reneges: tuple[Renege, ...]
+    reneges: tuple[ProvenRenege, ...]
+    end: str
+    tricks: tuple[Trick, ...]
 
 
 def _side(hand: KlaberjassHand, seat: int) -> int:
@@ -68,7 +69,7 @@ def _side(hand: KlaberjassHand, seat: int) -> int:
 def _bella_seat(hand: KlaberjassHand, trump: Suit) -> int | None:
     k, q = Card(Rank.KING, trump), Card(Rank.QUEEN, trump)
     for seat in range(hand.players):
-        mine = set(hand.played_by(seat)) | hand.held_known(seat)
+        mine = hand.knowledge.known(seat)
         if k in mine and q in mine:
             if hand.rules.bella == "announced" and hand.bella_announced != seat:
                 return None
@@ -87,14 +88,10 @@ def side_totals(hand: KlaberjassHand, *, contest: bool = True) -> tuple[SideTota
         return SideTotals(), SideTotals()
     cards = [0, 0]
     last = [0, 0]
-    tricks = [t for t in hand.tricks if t.winner is not None]
-    for t in tricks:
-        assert t.winner is not None
+    for t in hand.tricks:
         cards[_side(hand, t.winner)] += sum(card_points(c, trump) for c in t.cards)
-    if hand.tricks_done == hand.rules.hand_size and tricks:
-        last_winner = tricks[-1].winner
-        assert last_winner is not None
-        last[_side(hand, last_winner)] = LAST_TRICK_BONUS
+    if len(hand.tricks) == hand.rules.hand_size:
+        last[_side(hand, hand.tricks[-1].winner)] = LAST_TRICK_BONUS
     run_points = [0, 0]
     winner = _contest_winner(hand, trump)
     for seat in range(hand.players):
@@ -117,46 +114,47 @@ def _contest_winner(hand: KlaberjassHand, trump: Suit) -> int | None:
 
 
 def score_hand(hand: KlaberjassHand) -> HandResult:
-    """The result of ``hand``; raises :class:`IllegalEvent` while it is still undecided."""
-    trump = hand.trump
-    maker = hand.maker
-    bid = hand.auction.high_bid
-    all_runs = tuple((s, m) for s in range(hand.players) for m in hand.runs_of(s))
-    applied = hand.applied_reneges()
+    """The result of a finished ``hand``; raises :class:`IllegalEvent` before its end."""
+    if not hand.is_over:
+        raise IllegalEvent(
+            f"no result yet: the hand is in its {hand.phase} phase "
+            f"({len(hand.tricks)} of {hand.rules.hand_size} tricks played)"
+        )
+    trump, maker = hand.trump, hand.maker
+    bid = None if hand.auction is None else hand.auction.high_bid
     if hand.redeal or trump is None:
-        if not hand.redeal:
-            raise IllegalEvent(f"no result yet: the auction waits for seat {hand.auction.to_call}")
         zero = SideTotals()
-        return HandResult((0, 0), (zero, zero), trump, maker, bid, False, True, (), None, None, ())
+        return HandResult(
+            (0, 0), (zero, zero), trump, maker, bid, False, True, (), None, None, (),
+            hand.end, (),
+        )  # fmt: skip
+    all_runs = tuple((s, m) for s in range(hand.players) for m in hand.runs_of(s))
     winner = _contest_winner(hand, trump)
     bella = _bella_seat(hand, trump)
+    applied = hand.applied_reneges
+    scores = [0, 0]
     if applied:
         sides = {_side(hand, r.seat) for r in applied}
         totals = side_totals(hand, contest=False)
-        if len(sides) == 2:
+        if len(sides) == 2:  # both sides reneged: nothing scored, the same dealer again
             return HandResult(
-                (0, 0), totals, trump, maker, bid, False, True, all_runs, None, bella, applied
-            )
+                (0, 0), totals, trump, maker, bid, False, True, all_runs, None, bella,
+                hand.reneges, hand.end, hand.tricks,
+            )  # fmt: skip
         (bad,) = sides
         good = 1 - bad
         if hand.rules.renege_penalty == "bete":
             played = side_totals(hand)
-            scores = [0, 0]
             scores[good] = played[0].total + played[1].total
             return HandResult(
                 (scores[0], scores[1]), played, trump, maker, bid, True, False, all_runs,
-                winner, bella, applied,
+                winner, bella, hand.reneges, hand.end, hand.tricks,
             )  # fmt: skip
-        scores = [0, 0]
         scores[good] = HAND_TOTAL + totals[good].runs + totals[good].bella
         return HandResult(
             (scores[0], scores[1]), totals, trump, maker, bid, False, False, all_runs,
-            None, bella, applied,
+            None, bella, hand.reneges, hand.end, hand.tricks,
         )  # fmt: skip
-    if not hand.is_over:
-        raise IllegalEvent(
-            f"no result yet: {hand.tricks_done} of {hand.rules.hand_size} tricks played"
-        )
     totals = side_totals(hand)
     assert maker is not None
     ms = _side(hand, maker)
@@ -168,5 +166,5 @@ def score_hand(hand: KlaberjassHand) -> HandResult:
         scores[1 - ms] = mine + theirs
     return HandResult(
         (scores[0], scores[1]), totals, trump, maker, bid, not made, False, all_runs, winner,
-        bella, (),
+        bella, hand.reneges, hand.end, hand.tricks,
     )  # fmt: skip
