@@ -12,7 +12,7 @@ the cards do (the player later shows a card of the led suit, or his dealt hand h
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 
 from rules.cards import DECK_52, Card, Rank, Suit
 from rules.clag import tricks as T
@@ -223,6 +223,14 @@ class RoundState:
 
     # -- events ---------------------------------------------------------------------------
 
+    def _evolve(self, **changes: object) -> RoundState:
+        """A copy with ``changes``: ``dataclasses.replace`` without its per-call overhead
+        (random play spends most of its time copying states)."""
+        new = object.__new__(RoundState)
+        for name in _FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
     def apply(self, event: Event | RefereeEvent) -> RoundState:
         if isinstance(event, ConfirmRenege | DismissRenege):
             new = self._referee(event)
@@ -242,7 +250,7 @@ class RoundState:
             new = self._choose(event)
         else:
             raise ClagEventError(f"{event!r} is not a Clag event")
-        return replace(new, log=self.log + (event,))
+        return new._evolve(log=self.log + (event,))
 
     def _expect(self, phase: str, event: object | None) -> int:
         if self.phase != phase:
@@ -264,13 +272,13 @@ class RoundState:
         if not 0 <= event.index < len(self.reneges):
             raise ClagEventError(f"{event!r}: {len(self.reneges)} renege(s) proven so far")
         if isinstance(event, ConfirmRenege):
-            return replace(self, confirmed=self.confirmed | {event.index})
-        return replace(self, dismissed=self.dismissed | {event.index})
+            return self._evolve(confirmed=self.confirmed | {event.index})
+        return self._evolve(dismissed=self.dismissed | {event.index})
 
     def _deal(self, event: Deal) -> RoundState:
         self._expect("deal", event)
         if event.hands is None:
-            return replace(self, step=self.step + 1)
+            return self._evolve(step=self.step + 1)
         if len(event.hands) != self.players:
             raise ClagEventError(f"deal of {len(event.hands)} hands at {self.players} players")
         knowledge = self.knowledge
@@ -284,20 +292,20 @@ class RoundState:
             if self.trump_card in hand:
                 raise IllegalEvent(f"deal: {self.trump_card} is the turned trump card")
             knowledge, _ = knowledge.reveal(seat, frozenset(hand))
-        return replace(self, step=self.step + 1, knowledge=knowledge, hands_known=True)
+        return self._evolve(step=self.step + 1, knowledge=knowledge, hands_known=True)
 
     def _turn(self, event: TurnTrump) -> RoundState:
         self._expect("trump", event)
         card = event.card
         if self.knowledge.owner(card) is not None:
             raise IllegalEvent(f"{event!r}: {card} was dealt to seat {self.knowledge.owner(card)}")
-        return replace(self, step=self.step + 1, trump_card=card, trump=card.suit)
+        return self._evolve(step=self.step + 1, trump_card=card, trump=card.suit)
 
     def _choose(self, event: ChooseTrump) -> RoundState:
         self._expect("choose", event)
         if event.suit is None and self.ruleset.chosen_trump == "suit":
             raise ClagEventError("round 14: the dealer must choose a trump suit, not no trump")
-        return replace(self, step=self.step + 1, trump=event.suit)
+        return self._evolve(step=self.step + 1, trump=event.suit)
 
     def _contract(self, event: Contract | Bid) -> RoundState:
         expected = self._expect("contracts", event)
@@ -319,7 +327,7 @@ class RoundState:
         contracts = self.contracts[: event.seat] + (tricks,) + self.contracts[event.seat + 1 :]
         stated = self.stated + 1
         step = self.step + 1 if stated == self.players else self.step
-        return replace(self, contracts=contracts, stated=stated, step=step)
+        return self._evolve(contracts=contracts, stated=stated, step=step)
 
     def _play(self, event: Play) -> RoundState:
         expected = self._expect("play", event)
@@ -333,9 +341,9 @@ class RoundState:
             knowledge, proven = self.knowledge.play(event.seat, card, len(self.tricks) + 1)
         except IllegalEvent as exc:
             raise type(exc)(f"{event!r}: {exc}") from None
-        new = replace(self, knowledge=knowledge, reneges=self.reneges + proven)
+        new = self._evolve(knowledge=knowledge, reneges=self.reneges + proven)
         if self.round_no == WILD_TWOS_ROUND and card.rank is Rank.TWO:
-            return replace(new, unnamed=card)
+            return new._evolve(unnamed=card)
         return new._add(event.seat, card)
 
     def _name(self, event: NameWild) -> RoundState:
@@ -346,7 +354,7 @@ class RoundState:
         for e in self.current:
             if isinstance(e, T.WildTwo) and e.named == event.named:
                 raise WildTwoError(f"{two}={event.named}: {e} already named it in this trick")
-        return replace(self, unnamed=None)._add(event.seat, T.WildTwo(two, event.named))
+        return self._evolve(unnamed=None)._add(event.seat, T.WildTwo(two, event.named))
 
     def _add(self, seat: int, entry: T.Entry) -> RoundState:
         """Put ``entry`` in the trick: check following, and close the trick when full."""
@@ -357,11 +365,10 @@ class RoundState:
                 new = self._shortfall(seat, entry, led)
         current = self.current + (entry,)
         if len(current) < self.players:
-            return replace(new, current=current)
+            return new._evolve(current=current)
         offset = T.trick_winner(current, self.trump, round=self.round_no)
         done = len(self.tricks) + 1 == self.hand_size
-        return replace(
-            new,
+        return new._evolve(
             tricks=self.tricks + (current,),
             current=(),
             leaders=self.leaders + ((self.leaders[-1] + offset) % self.players,),
@@ -381,4 +388,7 @@ class RoundState:
         knowledge, proven = knowledge.expect(
             MustNotHold(seat, trick, rule, T.physical(entry), forbidden, detail)
         )
-        return replace(self, knowledge=knowledge, reneges=self.reneges + proven)
+        return self._evolve(knowledge=knowledge, reneges=self.reneges + proven)
+
+
+_FIELDS = tuple(f.name for f in fields(RoundState))
