@@ -248,20 +248,22 @@ def _select(cands: list[_Candidate]) -> list[_Candidate]:
         for u in unique:
             ratio = c.area / u.area
             dist = float(np.hypot(*(c.centre - u.centre)))
-            if 0.8 < ratio < 1.25 and dist < 0.12 * np.sqrt(u.area):
+            # (concentric outlines up to 1.45x apart are one card: the outer side of the
+            # edge band around a small card adds several pixels all round)
+            if 1 / 1.45 < ratio < 1.45 and dist < 0.08 * np.sqrt(u.area):
                 dup = True
                 break
         if not dup:
             unique.append(c)
-    # 2. nesting, largest first. A card holds at most one other card-shaped quad (a court
-    # card's picture frame, an ornate ace): anything holding two or more is a blob of cards or
-    # the table, and gives way to what it holds; so does a region cut by the frame's edge.
+    # 2. nesting, largest first. Inside a card, card-shaped quads are its picture frame, an
+    # ornate ace or pips, covering little of it; a region tiled by two or more cards is a blob
+    # of cards, and a region cut by the frame's edge is the table: both give way to the cards.
     unique.sort(key=lambda c: -c.area)
     children: list[list[int]] = [[] for _ in unique]
     has_parent = [False] * len(unique)
     for i, c in enumerate(unique):
         for j in range(i - 1, -1, -1):  # the smallest container that holds it
-            if unique[j].area > 1.25 * c.area and _contains(unique[j], c):
+            if unique[j].area > 1.45 * c.area and _contains(unique[j], c):
                 has_parent[i] = True
                 children[j].append(i)
                 break
@@ -271,9 +273,11 @@ def _select(cands: list[_Candidate]) -> list[_Candidate]:
             return [unique[i]]
         tiles = [t for k in children[i] for t in resolve(k)]
         me = unique[i]
-        if len(tiles) == 1 and tiles[0].area <= 0.75 * me.area and not me.partial:
-            return [me]  # a card and its picture frame or ornate ace
-        return tiles
+        if me.partial:
+            return tiles  # cut by the frame's edge: the table, a screen, a cut card
+        if len(tiles) >= 2 and sum(t.area for t in tiles) >= 0.5 * me.area:
+            return tiles  # a blob of cards
+        return [me]  # a card and its picture frame, ornate ace or pips
 
     out: list[_Candidate] = []
     for i, nested in enumerate(has_parent):
