@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.cards import DECK_52, Card, Rank, Suit
-from rules.clag.errors import WildTwoError
-from rules.clag.schedule import ACES_LOW_ROUND, WILD_TWOS_ROUND
+from rules.clag.errors import ClagEventError, WildTwoError
+from rules.clag.schedule import ACES_LOW_ROUND, NO_TRUMP_ROUND, WILD_TWOS_ROUND
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,9 @@ def trick_winner(
     rules of rounds 12 (wild twos) and 13 (aces low)."""
     entries = _check_entries(trick, round)
     if not entries:
-        raise WildTwoError("trick_winner: the trick is empty")
+        raise ClagEventError("trick_winner: the trick is empty")
+    if round == NO_TRUMP_ROUND and trump is not None:
+        raise ClagEventError(f"trick_winner: round 8 has no trump, got trump {trump.value!r}")
     best = 0
     for i, e in enumerate(entries[1:], 1):
         card, top = effective(e), effective(entries[best])

@@ -4,7 +4,7 @@ Mapping. OpenSpiel's Oh Hell is a Clag normal round with the ``not_equal`` deale
 player left of the dealer bids and leads first, follow suit if you can, highest trump else
 highest of the led suit. With its defaults (``off_bid_penalty=False``,
 ``points_per_trick=1``) it scores 1 a trick + 10 for an exact bid, as Clag does. A deal of k
-cards is replayed as Clag round k (rounds 1..7 are normal rounds with k cards). OpenSpiel
+cards is replayed as a normal Clag round of k cards (round k or round 23 - k). OpenSpiel
 deals card i of its deal to player i % players whoever the dealer is; the dealer only decides
 who bids and leads first, which is how the replay uses it. Cards: OpenSpiel's card c is rank
 ``"23456789TJQKA"[c // 4]`` of suit ``"CDSH"[c % 4]``; bids are actions 52 + n.
@@ -17,7 +17,7 @@ import random
 import pytest
 
 from rules.cards import Card
-from rules.clag import ClagRuleset, Contract, Deal, Play, RoundState, TurnTrump
+from rules.clag import ClagRuleset, Contract, Deal, Play, RoundState, TurnTrump, hand_size
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -54,7 +54,9 @@ def replay_one(rng: random.Random) -> tuple[int, int, int]:
         else:
             turned = spiel_card(action)
         state.apply_action(action)
-    clag = RoundState.start(players, tricks, dealer, NOT_EQUAL)
+    # a normal round with that hand size: 1-7 or 16-22
+    round_no = rng.choice([r for r in (*range(1, 8), *range(16, 23)) if hand_size(r) == tricks])
+    clag = RoundState.start(players, round_no, dealer, NOT_EQUAL)
     clag = clag.apply(Deal(tuple(frozenset(h) for h in dealt))).apply(TurnTrump(turned))
     while not state.is_terminal():
         seat = state.current_player()

@@ -23,8 +23,10 @@ from rules.clag import (
     dealer_of_round,
     hand_size,
     legal_contracts,
+    ranking,
     round_scores,
     steps_of,
+    trick_winner,
 )
 from rules.clag.simulate import random_game, random_round
 from rules.errors import CardAlreadyPlayed, IllegalEvent, OutOfTurn, RulesError
@@ -346,3 +348,42 @@ def test_replaying_the_log_with_hidden_hands_gives_the_same_tricks_and_score(
     assert again.tricks == state.tricks and again.result() == state.result()
     if rule == "not_equal" and rnd not in (9, 15):
         assert sum(c or 0 for c in state.contracts) != state.hand_size
+
+
+def test_hidden_hands_are_learned_from_plays() -> None:
+    s = _round2()
+    assert len(s.possible_cards(1)) == 51  # every card but the turned 9C
+    s = s.apply(Play(0, card("KH"))).apply(Play(1, card("3S")))
+    possible = s.possible_cards(1)
+    assert not any(c.suit is Suit.HEARTS for c in possible) and card("3S") not in possible
+    s12 = _round12().apply(Play(0, card("KH"))).apply(Play(1, card("5S")))
+    # in round 12 a two is wild: seat 1 may still hold 2H
+    assert {c for c in s12.possible_cards(1) if c.suit is Suit.HEARTS} == {card("2H")}
+
+
+# (rule, totals, completed, (place, seat) in order)
+RANKING = [
+    ("highest total first", [40, 55, 12, 30], [2, 3, 0, 1], [(1, 1), (2, 0), (3, 3), (4, 2)]),
+    (
+        "equal totals share a place",
+        [50, 50, 20, 50],
+        [1, 4, 0, 2],
+        [(1, 0), (1, 1), (1, 3), (4, 2)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "totals", "completed", "order"), RANKING, ids=[r[0] for r in RANKING]
+)
+def test_final_ranking(
+    rule: str, totals: list[int], completed: list[int], order: list[tuple[int, int]]
+) -> None:
+    standings = ranking(totals, completed)
+    assert [(s.place, s.seat) for s in standings] == order
+    assert all(s.completed == completed[s.seat] for s in standings)
+
+
+def test_trick_winner_refuses_a_trump_in_round_8() -> None:
+    with pytest.raises(RulesError, match="round 8 has no trump"):
+        trick_winner(["AS", "KS"], Suit.SPADES, round=8)

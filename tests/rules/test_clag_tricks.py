@@ -122,6 +122,8 @@ def test_legal_plays_are_a_nonempty_subset_that_follows_when_possible(
 def test_the_winner_is_a_trump_or_of_the_led_suit_and_beats_its_suit(
     trick: list[Card], trump: Suit | None, rnd: int | None
 ) -> None:
+    if rnd == 8:
+        trump = None  # round 8 has no trump
     w = trick[trick_winner(trick, trump, round=rnd)]
     assert w.suit in (trump, trick[0].suit)
     if any(c.suit == trump for c in trick):
