@@ -10,7 +10,7 @@ Public API (the same meaning as the other games'):
 none. Special rounds take the round as a keyword (``round=13`` aces low). In round 12 an entry
 may be a :class:`WildTwo` (``WildTwo(card("2H"), card("AS"))``, or the text ``"2H=AS"``).
 
-A round is a :class:`RoundState` fed with events (:class:`Deal`, :class:`TurnTrump`,
+A round is a :class:`RoundState`, a game a :class:`GameState`, fed with events (:class:`Deal`, :class:`TurnTrump`,
 :class:`ChooseTrump`, :class:`Contract`, ``rules.events.Play``, :class:`NameWild`); records are read by
 :mod:`rules.clag.records`.
 """
@@ -18,6 +18,7 @@ A round is a :class:`RoundState` fed with events (:class:`Deal`, :class:`TurnTru
 from rules.clag.contracts import legal_contracts
 from rules.clag.errors import ClagEventError, ContractError, WildTwoError
 from rules.clag.events import ChooseTrump, Contract, Deal, Event, NameWild, Play, TurnTrump
+from rules.clag.game import GameState
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import NUM_ROUNDS, dealer_of_round, hand_size, round_rule
 from rules.clag.scoring import Standing, ranking, round_scores
@@ -34,6 +35,7 @@ __all__ = [
     "ContractError",
     "Deal",
     "Event",
+    "GameState",
     "NameWild",
     "Play",
     "RoundResult",

@@ -15,6 +15,7 @@ from rules.clag import (
     Contract,
     ContractError,
     Deal,
+    GameState,
     NameWild,
     Play,
     RoundState,
@@ -387,3 +388,21 @@ def test_final_ranking(
 def test_trick_winner_refuses_a_trump_in_round_8() -> None:
     with pytest.raises(RulesError, match="round 8 has no trump"):
         trick_winner(["AS", "KS"], Suit.SPADES, round=8)
+
+
+def test_a_game_replays_its_log_and_ranks_the_players() -> None:
+    rounds = random_game(5, random.Random(11))
+    log = tuple(e for r in rounds for e in r.log)
+    game = GameState.replay(5, rounds[0].dealer, log)
+    assert game.finished and game.rounds == tuple(rounds)
+    assert game.totals() == tuple(sum(r.result().score[s] for r in rounds) for s in range(5))
+    assert [r.dealer for r in game.rounds] == [(rounds[0].dealer + i) % 5 for i in range(22)]
+    best = max(game.totals())
+    assert game.winners() == tuple(s for s in range(5) if game.totals()[s] == best)
+    with pytest.raises(RulesError, match="the game is over"):
+        game.apply(Deal())
+    # a referee event after a round's last card still reaches that round
+    partial = GameState.replay(5, rounds[0].dealer, log[: len(rounds[0].log)])
+    assert partial.current.phase == "done" and len(partial.rounds) == 1
+    with pytest.raises(RulesError, match="0 renege"):
+        partial.apply(ConfirmRenege(0))
