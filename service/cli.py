@@ -15,6 +15,9 @@ from collections.abc import Sequence
 # (subcommand name, module that registers it). Order is the order of --help.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("score", "service.cmd_score"),
+    ("recognize", "vision.cmd_recognize"),
+    ("dataset", "vision.cmd_dataset"),
+    ("train", "vision.cmd_train"),
 )
 
 DESCRIPTION = """\
@@ -24,6 +27,9 @@ Jass-deux, Clag) from a camera pointed at the table, and referees every play.
 examples:
   trickcam score match.json              score a hand or match record, one JSON line each
   trickcam score --format text match.json    a score sheet a club would recognise
+  trickcam recognize photo.jpg --json    name every card lying face up in a photo
+  trickcam dataset synth                 render card decks into training images
+  trickcam train                         train the card classifier, export models/cards.onnx
   trickcam COMMAND --help                what each command takes
 """
 
