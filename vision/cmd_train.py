@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from vision.train import MODEL_NAME, train, write_sidecar
 
-    sidecar = train(config, progress=not args.quiet)
+    sidecar = train(config, progress=not args.quiet).sidecar
     out = Path(config.out)
     if not args.no_eval:
         from vision.evaluate import main as evaluate_main

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,14 @@ def export_onnx(model: Any, path: Path) -> None:
     model.eval()
     dummy = torch.zeros(1, INPUT_CHANNELS, INPUT_H, INPUT_W)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # the TorchScript exporter (dynamo=False) warns that it is legacy; the torch.export one
+    # needs onnxscript, which the 'train' extra does not install
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _export(torch, model, dummy, path)
+
+
+def _export(torch: Any, model: Any, dummy: Any, path: Path) -> None:
     torch.onnx.export(
         model,
         (dummy,),
@@ -127,8 +136,16 @@ def export_onnx(model: Any, path: Path) -> None:
     )
 
 
-def train(config: TrainConfig, progress: bool = True, log: Any = print) -> dict[str, Any]:
-    """Train on ``config.data``, export ``config.out``/cards.onnx + cards.json; return the sidecar."""
+@dataclass
+class TrainResult:
+    """What :func:`train` made: the sidecar it wrote and the torch model it exported."""
+
+    sidecar: dict[str, Any]
+    model: Any
+
+
+def train(config: TrainConfig, progress: bool = True, log: Any = print) -> TrainResult:
+    """Train on ``config.data``, export ``config.out``/cards.onnx + cards.json."""
     import torch
     from torch import nn
     from tqdm import tqdm
@@ -219,7 +236,7 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> dict[
         pred = predict_torch(model, xh).argmax(1)
         sidecar["validation"]["heldout_decks_crop_acc"] = round(float((pred == yh).mean()), 4)
     write_sidecar(out / f"{MODEL_NAME}.json", sidecar)
-    return sidecar
+    return TrainResult(sidecar=sidecar, model=model)
 
 
 def write_sidecar(path: Path, sidecar: dict[str, Any]) -> None:

@@ -1,0 +1,121 @@
+"""Deck rendering (grid -> card mapping) and the synthetic dataset's determinism."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.decks import (
+    AISLERIOT_DIR,
+    ASPECT_RANGE,
+    EXCLUDED,
+    HELDOUT,
+    card_cell_labels,
+    list_decks,
+    load_deck,
+)
+from vision.preprocess import INPUT_H, INPUT_W, LABELS
+from vision.synth import NONE, SynthRecipe, generate, make_sample
+
+needs_decks = pytest.mark.skipif(
+    shutil.which("rsvg-convert") is None or not any(AISLERIOT_DIR.glob("*.svgz")),
+    reason="needs Debian packages gnome-cards-data and librsvg2-bin (rsvg-convert)",
+)
+
+
+def test_grid_cells_name_every_card_once_and_the_back() -> None:
+    cells = card_cell_labels()
+    assert set(cells) == set(LABELS[:52]) | {"back"}
+    assert len(set(cells.values())) == 53
+    # aisleriot layout: rows clubs, diamonds, hearts, spades; columns ace, 2..10, J, Q, K
+    assert cells["AC"] == (0, 0) and cells["10D"] == (1, 9) and cells["KS"] == (3, 12)
+    assert cells["back"] == (4, 2)
+
+
+@needs_decks
+def test_deck_list_leaves_out_excluded_and_marks_heldout() -> None:
+    decks = list_decks()
+    names = {d.name for d in decks}
+    assert names and not names & set(EXCLUDED)
+    assert {d.name for d in decks if d.heldout} == set(HELDOUT) & names
+    assert len(names - set(HELDOUT)) >= 15
+
+
+def _ink_redness(card: np.ndarray) -> float:
+    """How red the printed ink of a card's index corner is (red minus blue on dark pixels)."""
+    h, w = card.shape[:2]
+    corner = card[: h // 4, : w // 5, :3].astype(float)
+    alpha = card[: h // 4, : w // 5, 3] > 128
+    ink = (corner.sum(axis=2) < 450) & alpha
+    if not ink.any():
+        return 0.0
+    return float((corner[..., 2] - corner[..., 0])[ink].mean())
+
+
+@needs_decks
+@pytest.mark.parametrize("deck_name", ["anglo", "paris", "bellot"])
+def test_rendered_hearts_and_diamonds_are_red_and_the_rest_black(
+    deck_name: str, tmp_path: Path
+) -> None:
+    """Rule checked: the grid rows map to suits (a wrong row order would swap colours)."""
+    deck = next(d for d in list_decks() if d.name == deck_name)
+    cards = load_deck(deck, cache_dir=tmp_path)
+    assert set(cards) == set(LABELS[:52]) | {"back"}
+    for label in ("5H", "9D", "KH", "AD", "5S", "9C", "KS", "AC"):
+        card = cards[label]
+        aspect = card.shape[1] / card.shape[0]
+        assert ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]
+        red = _ink_redness(card) > 60
+        assert red == (label[-1] in "HD"), (deck_name, label, _ink_redness(card))
+    assert (tmp_path / f"{deck_name}_320.npz").exists()  # cached
+
+
+def _fake_decks() -> list[dict[str, np.ndarray]]:
+    """Two tiny synthetic 'decks' (flat colours per card) so the test needs no SVG."""
+    rng = np.random.default_rng(0)
+    decks = []
+    for _ in range(2):
+        deck = {}
+        for label in (*LABELS[:52], "back"):
+            card = np.full((160, 110, 4), 255, np.uint8)
+            card[10:40, 8:30, :3] = rng.integers(0, 255, 3)
+            deck[label] = card
+        decks.append(deck)
+    return decks
+
+
+def test_a_sample_depends_only_on_seed_and_index() -> None:
+    decks, recipe = _fake_decks(), SynthRecipe()
+    a = make_sample(5, 17, decks, recipe)
+    make_sample(5, 3, decks, recipe)  # generating other samples in between changes nothing
+    b = make_sample(5, 17, decks, recipe)
+    assert a[1:] == b[1:] and all(np.array_equal(x, y) for x, y in zip(a[0], b[0], strict=True))
+    c = make_sample(6, 17, decks, recipe)
+    assert not all(np.array_equal(x, y) for x, y in zip(a[0], c[0], strict=True))
+
+
+def test_samples_are_two_corner_crops_with_a_valid_label() -> None:
+    decks, recipe = _fake_decks(), SynthRecipe(p_none=0.3, p_back=0.2)
+    labels = set()
+    for i in range(30):
+        crops, label, deck_no = make_sample(1, i, decks, recipe)
+        assert len(crops) == 2 and all(c.shape == (INPUT_H, INPUT_W, 3) for c in crops)
+        assert 0 <= label < len(LABELS) and -1 <= deck_no < len(decks)
+        assert crops[0].dtype == np.uint8
+        labels.add(label)
+    assert NONE in labels and len(labels) > 10
+
+
+@needs_decks
+def test_generate_is_deterministic_from_its_seed() -> None:
+    decks = [d for d in list_decks() if d.name == "anglo"]
+    one = generate(decks, 6, seed=11, progress=False)
+    two = generate(decks, 6, seed=11, progress=False)
+    other = generate(decks, 6, seed=12, progress=False)
+    assert one["x"].shape == (12, INPUT_H, INPUT_W, 3)
+    for key in ("x", "y", "deck"):
+        assert np.array_equal(one[key], two[key])
+    assert not np.array_equal(one["x"], other["x"])

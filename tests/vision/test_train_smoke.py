@@ -1,0 +1,137 @@
+"""Smoke training + ONNX export parity, and checks on the shipped model (onnxruntime only)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.preprocess import (
+    CARD_H,
+    CARD_W,
+    INPUT_CHANNELS,
+    INPUT_H,
+    INPUT_W,
+    LABELS,
+    PREPROCESSING,
+    to_input,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "models" / "cards.onnx"
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A few hundred synthetic crops from two decks (not the default dataset)."""
+    pytest.importorskip("torch")
+    from vision.decks import list_decks
+    from vision.synth import generate
+
+    decks = list_decks()
+    if not decks:
+        pytest.skip("needs Debian package gnome-cards-data (aisleriot SVG decks)")
+    out = tmp_path_factory.mktemp("synth")
+    train_decks = [d for d in decks if not d.heldout][:2]
+    held_decks = [d for d in decks if d.heldout][:1]
+    np.savez(out / "train.npz", **generate(train_decks, 160, seed=1, progress=False))
+    np.savez(out / "heldout.npz", **generate(held_decks, 20, seed=2, progress=False))
+    meta = {
+        "train_decks": [d.name for d in train_decks],
+        "heldout_decks": [d.name for d in held_decks],
+    }
+    (out / "meta.json").write_text(json.dumps(meta))
+    return out
+
+
+def test_smoke_training_exports_an_onnx_graph_that_matches_torch(
+    tiny_data: Path, tmp_path: Path
+) -> None:
+    import onnxruntime as ort
+
+    from vision.train import TrainConfig, predict_torch, train
+
+    config = TrainConfig(data=str(tiny_data), out=str(tmp_path), epochs=1, batch_size=64, width=8)
+    result = train(config, progress=False, log=lambda _msg: None)
+    sidecar = result.sidecar
+    onnx_path = tmp_path / "cards.onnx"
+    assert json.loads((tmp_path / "cards.json").read_text()) == sidecar
+    assert sidecar["labels"] == list(LABELS)
+    assert sidecar["training"]["command"] == (
+        f"trickcam train --data {tiny_data} --out {tmp_path} --epochs 1 --batch-size 64 --width 8"
+    )
+    assert len(sidecar["training"]["history"]) == 1
+    assert 0 <= sidecar["validation"]["heldout_decks_crop_acc"] <= 1
+
+    crops = np.load(tiny_data / "train.npz")["x"][:40]
+    want = predict_torch(result.model, crops)
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"input": to_input(crops)})[0]
+    assert got.shape == (40, len(LABELS))
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    for n in (1, 7):  # any batch size
+        assert session.run(None, {"input": to_input(crops[:n])})[0].shape == (n, len(LABELS))
+
+
+def test_inference_modules_import_no_torch() -> None:
+    code = (
+        "import sys, vision.preprocess, vision.evaluate, vision.decks, vision.synth, vision.train;"
+        "assert 'torch' not in sys.modules, 'torch imported'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+shipped = pytest.mark.skipif(not SHIPPED.exists(), reason="models/cards.onnx not trained yet")
+
+
+@shipped
+def test_shipped_model_sidecar_matches_the_preprocessing_contract() -> None:
+    import onnxruntime as ort
+
+    sidecar = json.loads(SHIPPED.with_suffix(".json").read_text())
+    assert sidecar["labels"] == list(LABELS)
+    assert sidecar["input"]["shape"][1:] == [INPUT_CHANNELS, INPUT_H, INPUT_W]
+    assert sidecar["preprocessing"] == json.loads(json.dumps(PREPROCESSING))
+    assert sidecar["training"]["command"].startswith("trickcam train")
+    assert SHIPPED.stat().st_size < 10 * 1024 * 1024
+    session = ort.InferenceSession(str(SHIPPED), providers=["CPUExecutionProvider"])
+    (inp,) = session.get_inputs()
+    assert inp.name == sidecar["input"]["name"] and inp.shape[1:] == [
+        INPUT_CHANNELS,
+        INPUT_H,
+        INPUT_W,
+    ]
+    assert session.get_outputs()[0].shape[1] == len(LABELS)
+
+
+@shipped
+def test_shipped_model_reads_clean_renders_of_unseen_deck_designs() -> None:
+    """Held-out decks were never trained on; clean upright renders must read almost perfectly."""
+    import cv2
+
+    from vision.decks import list_decks, render_deck
+    from vision.evaluate import CardModel
+
+    held = [d for d in list_decks() if d.heldout]
+    if not held:
+        pytest.skip("needs Debian package gnome-cards-data (aisleriot SVG decks)")
+    model = CardModel(SHIPPED)
+    correct = total = 0
+    for deck in held:
+        cards = render_deck(deck, card_h=CARD_H)
+        labels = LABELS[:52]
+        uprights = []
+        for label in labels:
+            bgra = cards[label]
+            alpha = bgra[:, :, 3:4].astype(np.float32) / 255
+            flat = (bgra[:, :, :3] * alpha + 110 * (1 - alpha)).astype(np.uint8)
+            uprights.append(cv2.resize(flat, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
+        pred = model.card_probs(uprights).argmax(1)
+        correct += sum(LABELS[p] == t for p, t in zip(pred, labels, strict=True))
+        total += len(labels)
+    assert correct / total >= 0.9, f"{correct}/{total}"
