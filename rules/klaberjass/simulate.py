@@ -129,3 +129,30 @@ def simulate_hand(
         state = state.apply(Play(who, c))
         index += 1
     return SimulatedHand(final, state.events, state, illegal)
+
+
+def hand_record(state: KlaberjassHand, game: str = "klaberjass") -> dict[str, object]:
+    """The record of a played hand (what ``trickcam score`` reads), from its events."""
+    record: dict[str, object] = {"game": game, "dealer": state.dealer}
+    if state.upcard is not None:
+        record["upcard"] = str(state.upcard)
+    if state.bottom is not None:
+        record["bottom"] = str(state.bottom)
+    record["bidding"] = [
+        int(e.call) if e.call.isdigit() else e.call for e in state.events if isinstance(e, Bid)
+    ]
+    if any(isinstance(e, ExchangeDix) for e in state.events):
+        record["exchange"] = state.exchange
+    tricks = [[str(c) for c in t.cards] for t in state.tricks]
+    if state.current:
+        tricks.append([str(c) for _, c in state.current])
+    record["tricks"] = tricks
+    defaults = type(state.rules)()
+    options = {
+        name: getattr(state.rules, name)
+        for name in ("variant", "sequences", "bella", "partner_master_exempt", "must_overtrump")
+        if getattr(state.rules, name) != getattr(defaults, name)
+    }
+    if options:
+        record["options"] = options
+    return record
