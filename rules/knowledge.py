@@ -220,17 +220,20 @@ class TableKnowledge:
 
     def _hold_status(self, ob: MustHold) -> bool | None:
         """True: satisfied; False: proven broken; None: not known yet."""
-        mine = self.known(ob.seat)
+        mine = self.played[ob.seat] | self.held[ob.seat]
+        elsewhere: frozenset[Card] = frozenset()
+        for s in range(len(self.hand_sizes)):
+            if s != ob.seat:
+                elsewhere = elsewhere | self.played[s] | self.held[s]
         if ob.need_all:
             if ob.required <= mine:
                 return True
-            for c in ob.required - mine:
-                if self.owner(c) is not None:
-                    return False
+            if not ob.required.isdisjoint(elsewhere):
+                return False
         else:
-            if ob.required & mine:
+            if not ob.required.isdisjoint(mine):
                 return True
-            if all(self.owner(c) is not None for c in ob.required):
+            if ob.required <= elsewhere:
                 return False
         if self.fully_known(ob.seat):
             return False

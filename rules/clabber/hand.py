@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
-from rules.cards import Card, Suit
+from rules.cards import Card, Rank, Suit
 from rules.clabber.events import Deal
 from rules.clabber.melds import meld_from_cards
 from rules.clabber.play import highest_trump, trick_winner, trump_beats
@@ -530,10 +530,13 @@ def _obligations(
     return knowledge, found
 
 
+_BELLA: dict[Suit, frozenset[Card]] = {
+    s: frozenset(c for c in SUIT_CARDS[s] if c.rank in (Rank.KING, Rank.QUEEN)) for s in Suit
+}
+
+
 def _bella_cards(trump: Suit | None) -> frozenset[Card]:
-    if trump is None:
-        return frozenset()
-    return frozenset(c for c in SUIT_CARDS[trump] if c.rank.value in ("K", "Q"))
+    return frozenset() if trump is None else _BELLA[trump]
 
 
 def _describe(event: object) -> str:

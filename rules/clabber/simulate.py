@@ -18,6 +18,10 @@ from rules.clabber.ruleset import DECK, DEFAULT_RULES, PASS, PLAY, SEATS, Clabbe
 from rules.events import Bid, Play
 
 
+# a fixed order for random choices: sets iterate in an order that varies between processes
+_ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
+
+
 @dataclass(frozen=True, slots=True)
 class SimulatedHand:
     hands: tuple[tuple[Card, ...], ...]
@@ -82,11 +86,11 @@ def simulate_hand(
         legal = legal_plays(remaining[seat], trick, state.trump)
         choice: Card | None = None
         if count == illegal_at:
-            bad = sorted(remaining[seat] - legal, key=str)
+            bad = sorted(remaining[seat] - legal, key=_ORDER.__getitem__)
             if bad:
                 choice = rng.choice(bad)
         if choice is None:
-            choice = rng.choice(sorted(legal, key=str))
+            choice = rng.choice(sorted(legal, key=_ORDER.__getitem__))
         else:
             illegal = Play(seat, choice)
         remaining[seat].discard(choice)
