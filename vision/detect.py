@@ -33,8 +33,9 @@ import numpy as np
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 
 WORK_LONG_SIDE = 800
-"""Detection runs on the frame downscaled to this long side (pixels): fast, and still 60+ px
-for the smallest card (3 % of the frame); quads are scaled back and warps use the full frame."""
+"""Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
+halves exactly), and still ~70 x 100 px for the smallest card (3 % of the frame); quads are
+scaled back to the frame and the warps use the full-resolution frame."""
 
 MIN_AREA_FRACTION = 0.008
 """Smallest card, as a fraction of the frame area (the target is 3 %; margin for perspective)."""
@@ -98,6 +99,10 @@ class _Candidate:
         return self.fill - 0.5 * abs(self.aspect - 0.69)
 
 
+_NEXT = np.array([1, 2, 3, 0])
+_PREV = np.array([3, 0, 1, 2])
+
+
 def _quad_area(quad: np.ndarray) -> float:
     return float(abs(cv2.contourArea(quad.astype(np.float32))))
 
@@ -119,41 +124,48 @@ def _approx_quad(contour: np.ndarray) -> np.ndarray | None:
 def _refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbouring lines.
 
-    ``grow`` pushes every side outward by that many pixels (to undo an eroded mask).
+    Only the middle 70 % of each side is fitted, so rounded card corners do not pull the
+    corners inwards. ``grow`` pushes every side outward by that many pixels (to undo a mask
+    eroded by the edge band).
     """
     pts = contour.reshape(-1, 2).astype(np.float32)
-    lines = []
+    if len(pts) > 400:
+        pts = pts[:: len(pts) // 200]
     centre = quad.mean(axis=0)
+    ab = quad[_NEXT] - quad
+    lengths = np.hypot(ab[:, 0], ab[:, 1])
+    if lengths.min() < 4:
+        return quad
+    d = ab / lengths[:, None]
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    rel = pts[None, :, :] - quad[:, None, :]  # 4 x P x 2
+    along = (rel * d[:, None, :]).sum(-1)
+    across = (rel * n[:, None, :]).sum(-1)
+    tol = np.maximum(3.0, 0.06 * lengths)[:, None]
+    lo, hi = 0.15 * lengths[:, None], 0.85 * lengths[:, None]
+    near = (np.abs(across) < tol) & (along > lo) & (along < hi)
+    points = np.empty((4, 2), np.float32)
+    dirs = np.empty((4, 2), np.float32)
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        length = float(np.hypot(*ab))
-        if length < 4:
-            return quad
-        d = ab / length
-        n = np.array([-d[1], d[0]], np.float32)
-        rel = pts - a
-        along = rel @ d
-        across = rel @ n
-        near = (np.abs(across) < max(3.0, 0.06 * length)) & (along > 0.15 * length)
-        near &= along < 0.85 * length
-        if near.sum() < 5:
-            p0, dir_ = a, d
-        else:
-            vx, vy, x0, y0 = cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-            p0, dir_ = np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
-        normal = np.array([-dir_[1], dir_[0]], np.float32)
-        if float((p0 - centre) @ normal) < 0:
-            normal = -normal
-        lines.append((p0 + grow * normal, dir_))
-    out = np.empty((4, 2), np.float32)
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
-        if abs(float(np.linalg.det(m))) < 1e-3:
-            return quad
-        t = np.linalg.solve(m, p2 - p1)
-        out[i] = p1 + t[0] * d1
+        sel = pts[near[i]]
+        if len(sel) < 5:
+            points[i], dirs[i] = quad[i], d[i]
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        dirs[i] = (vx, vy)
+        points[i] = (x0, y0)
+    normals = np.stack([-dirs[:, 1], dirs[:, 0]], axis=1)
+    outward = np.sign(((points - centre) * normals).sum(-1))[:, None]
+    points = points + grow * outward * normals
+    # corner i = intersection of side i-1 and side i
+    p1, d1 = points[_PREV], dirs[_PREV]
+    p2, d2 = points, dirs
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    if np.abs(denom).min() < 1e-3:
+        return quad
+    diff = p2 - p1
+    t = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
+    out = (p1 + t[:, None] * d1).astype(np.float32)
     if np.abs(out - quad).max() > 0.25 * np.sqrt(_quad_area(quad)) + abs(grow):
         return quad
     return out
@@ -161,30 +173,46 @@ def _refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarr
 
 def _quad_shape(quad: np.ndarray) -> tuple[float, bool]:
     """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides."""
-    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-        return 0.0, False
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    nxt = quad[_NEXT] - quad  # side i: corner i -> i+1
+    prv = quad[_PREV] - quad
+    sides = np.hypot(nxt[:, 0], nxt[:, 1])
     if sides.min() < 4:
         return 0.0, False
-    pair_a = (sides[0] + sides[2]) / 2
-    pair_b = (sides[1] + sides[3]) / 2
+    cross = nxt[:, 0] * prv[:, 1] - nxt[:, 1] * prv[:, 0]
+    if not ((cross > 0).all() or (cross < 0).all()):  # not convex
+        return 0.0, False
     # opposite sides of a card under moderate perspective stay within a factor ~1.6
     if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
         return 0.0, False
     if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
         return 0.0, False
-    for i in range(4):
-        u = quad[i - 1] - quad[i]
-        v = quad[(i + 1) % 4] - quad[i]
-        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-6)
-        if abs(cos) > 0.75:  # corner angle outside ~41..139 degrees
-            return 0.0, False
-    aspect = float(min(pair_a, pair_b) / max(pair_a, pair_b))
-    return aspect, True
+    cos = (nxt * prv).sum(-1) / (sides * sides[_PREV] + 1e-6)
+    if np.abs(cos).max() > 0.75:  # a corner angle outside ~41..139 degrees
+        return 0.0, False
+    pair_a = (sides[0] + sides[2]) / 2
+    pair_b = (sides[1] + sides[3]) / 2
+    return float(min(pair_a, pair_b) / max(pair_a, pair_b)), True
+
+
+def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
+    """True when an earlier mask gave (almost) the same rough quad: skip refitting it.
+    Records this quad's (centre x, centre y, area) otherwise."""
+    cx, cy = float(rough[:, 0].mean()), float(rough[:, 1].mean())
+    area = _quad_area(rough)
+    for ox, oy, oa in seen:
+        if abs(ox - cx) < 1.5 and abs(oy - cy) < 1.5 and abs(oa - area) < 0.02 * area:
+            return True
+    seen.append((cx, cy, area))
+    return False
 
 
 def _candidates_from_mask(
-    mask: np.ndarray, min_area: float, max_area: float, grow: float, retrieve: int
+    mask: np.ndarray,
+    min_area: float,
+    max_area: float,
+    grow: float,
+    retrieve: int,
+    seen: list[tuple[float, float, float]],
 ) -> list[_Candidate]:
     h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
@@ -197,6 +225,12 @@ def _candidates_from_mask(
             continue
         quad = _approx_quad(contour)
         if quad is None:
+            continue
+        # cheap checks on the rough quad first: most regions are not cards
+        rough = _quad_area(quad)
+        if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
+            continue
+        if not _quad_shape(quad)[1] or _seen(quad, seen):
             continue
         quad = _refine_quad(quad, contour, grow_k)
         area = _quad_area(quad)
@@ -217,7 +251,8 @@ def _candidates_from_mask(
 
 def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
     """(mask, grow, contour retrieval mode) for every mask candidates are taken from."""
-    minc = cv2.GaussianBlur(small.min(axis=2), (5, 5), 0)
+    b, g, r = cv2.split(small)
+    minc = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (5, 5), 0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     _, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
@@ -286,21 +321,32 @@ def _select(cands: list[_Candidate]) -> list[_Candidate]:
     return out
 
 
+def _downscale(image: np.ndarray, scale: float) -> np.ndarray:
+    """Shrink by ``scale``: exact halvings (area-averaging, fast) then one linear step."""
+    if scale >= 1.0:
+        return image
+    h, w = image.shape[:2]
+    target = (max(1, round(w * scale)), max(1, round(h * scale)))
+    while image.shape[1] >= 2 * target[0] and image.shape[0] >= 2 * target[1]:
+        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    if image.shape[1] != target[0]:
+        image = cv2.resize(image, target, interpolation=cv2.INTER_LINEAR)
+    return image
+
+
 def find_quads(frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial)."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
-    small = (
-        cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-        if scale < 1.0
-        else frame_bgr
-    )
+    small = _downscale(frame_bgr, scale)
     sh, sw = small.shape[:2]
+    scale = sw / w
     min_area = MIN_AREA_FRACTION * sh * sw
     max_area = MAX_AREA_FRACTION * sh * sw
     cands: list[_Candidate] = []
+    seen: list[tuple[float, float, float]] = []
     for mask, grow, mode in _masks(small):
-        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode))
+        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode, seen))
     chosen = _select(cands)
     if not chosen:
         return np.zeros((0, 4, 2), np.float32), np.zeros((0,), np.float32), np.zeros((0,), bool)

@@ -55,15 +55,17 @@ def plain_card(rank: str, suit: str, width: int = 250, height: int = 350) -> np.
 
 
 def paste_card(table: np.ndarray, card: np.ndarray, quad: Sequence[Sequence[float]]) -> None:
-    """Perspective-paste ``card`` onto ``table`` (in place) so its corners land on ``quad``
-    (top-left, top-right, bottom-right, bottom-left of the card)."""
+    """Perspective-paste ``card`` (BGR, or BGRA with the card's shape in alpha) onto ``table``
+    (in place) so its corners land on ``quad`` (top-left, top-right, bottom-right, bottom-left)."""
     h, w = card.shape[:2]
     src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     dst = np.asarray(quad, np.float32).reshape(4, 2)
     m = cv2.getPerspectiveTransform(src, dst)
     th, tw = table.shape[:2]
-    warped = cv2.warpPerspective(card, m, (tw, th), flags=cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (tw, th))
+    # a BGRA card (a rendered deck) brings its rounded shape in the alpha channel
+    alpha = card[:, :, 3] if card.shape[2] == 4 else np.full((h, w), 255, np.uint8)
+    warped = cv2.warpPerspective(np.ascontiguousarray(card[:, :, :3]), m, (tw, th))
+    mask = cv2.warpPerspective(alpha, m, (tw, th))
     # a faint shadow along the card's edge, as on a real table
     edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     inside = mask > 127

@@ -1,0 +1,112 @@
+"""Detection + classification time per 1280x720 frame, on one thread.
+
+    .venv/bin/python bench/vision.py [--frames 40] [--model PATH]
+
+Frames are built synthetically: cards of a rendered deck (vision.decks, when its cache or
+rsvg-convert is available; plain drawn cards otherwise) pasted at random non-overlapping
+positions, sizes and angles onto the table textures of vision.scene. For 4 and for 8 cards per
+frame it prints the median and p90 of detection, classification and their sum in ms, and
+frames per second at the median. Acceptance (the issue): median <= 25 ms with 8 cards.
+OpenCV and onnxruntime are both held to one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.classify import MODEL_PATH, CardClassifier  # noqa: E402
+from vision.detect import detect  # noqa: E402
+from vision.scene import TABLES, card_quad, paste_card, plain_card, table_texture  # noqa: E402
+
+
+def card_images() -> tuple[str, list[np.ndarray]]:
+    """(source, card images): a rendered deck if one can be had, else plain drawn cards."""
+    try:
+        from vision.decks import list_decks, load_deck
+
+        decks = list_decks()
+        if decks:
+            deck = load_deck(decks[0], cache_dir=ROOT / "datasets" / "cache" / "decks")
+            return f"deck {decks[0].name}", [v for k, v in sorted(deck.items()) if k != "back"]
+    except Exception as exc:  # no decks here: fall back, and say so
+        print(f"(no rendered deck: {exc}; using plain drawn cards)")
+    return "plain cards", [plain_card(r, s) for r in ("A", "K", "10", "7") for s in "SHDC"]
+
+
+def make_frame(n_cards: int, cards: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """A 1280x720 table with ``n_cards`` cards laid without overlap (retrying positions)."""
+    frame = table_texture(str(rng.choice(TABLES)), 1280, 720, rng)
+    placed: list[tuple[float, float, float]] = []
+    while len(placed) < n_cards:
+        size = float(rng.uniform(150, 230))
+        x, y = (
+            float(rng.uniform(size / 2, 1280 - size / 2)),
+            float(rng.uniform(size / 2, 720 - size / 2)),
+        )
+        if any(np.hypot(x - px, y - py) < (size + ps) / 2 * 0.95 for px, py, ps in placed):
+            continue
+        placed.append((x, y, size))
+        img = cards[int(rng.integers(len(cards)))]
+        aspect = img.shape[1] / img.shape[0]
+        paste_card(frame, img, card_quad((x, y), size, float(rng.uniform(-180, 180)), aspect))
+    return frame
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--frames", type=int, default=40)
+    ap.add_argument("--model", type=Path, default=MODEL_PATH)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    clf = CardClassifier(args.model, threads=1) if args.model.is_file() else None
+    if clf is None:
+        print(f"(no model at {args.model}: timing detection only)")
+    source, cards = card_images()
+    print(f"cards: {source}; {args.frames} frames of 1280x720 per row; one thread")
+    rng = np.random.default_rng(7)
+    ok = True
+    for n_cards in (4, 8):
+        frames = [make_frame(n_cards, cards, rng) for _ in range(args.frames)]
+        det_ms, cls_ms, found = [], [], []
+        for frame in frames[:3]:  # warm-up
+            d = detect(frame)
+            if clf is not None:
+                clf.classify(d)
+        for frame in frames:
+            t0 = time.perf_counter()
+            d = detect(frame)
+            t1 = time.perf_counter()
+            if clf is not None:
+                clf.classify(d)
+            t2 = time.perf_counter()
+            det_ms.append((t1 - t0) * 1000)
+            cls_ms.append((t2 - t1) * 1000)
+            found.append(len(d))
+        total = np.add(det_ms, cls_ms)
+        med = float(np.median(total))
+        print(
+            f"{n_cards} cards: detect median {np.median(det_ms):.1f} ms p90 "
+            f"{np.percentile(det_ms, 90):.1f}; classify median {np.median(cls_ms):.1f} ms p90 "
+            f"{np.percentile(cls_ms, 90):.1f}; total median {med:.1f} ms p90 "
+            f"{np.percentile(total, 90):.1f} = {1000 / med:.0f} fps; "
+            f"cards found {np.mean(found):.2f}/{n_cards}"
+        )
+        if n_cards == 8:
+            ok = med <= 25.0
+    print(f"acceptance: median <= 25 ms with 8 cards: {'yes' if ok else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
