@@ -12,7 +12,8 @@ rules.md "Klaberjass". The public API mirrors Clabber's:
 """
 
 from rules.klaberjass.bidding import Auction, IllegalBid
-from rules.klaberjass.hand import Deal, ExchangeDix, KlaberjassHand, ProvenRenege, Trick, replay
+from rules.klaberjass.events import Deal, ExchangeDix
+from rules.klaberjass.hand import KlaberjassHand, ProvenRenege, Trick, replay
 from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.melds import Meld, bella, best_melds, runs, sequence_winner
 from rules.klaberjass.ruleset import KlaberjassRules

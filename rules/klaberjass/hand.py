@@ -7,7 +7,9 @@ learns each player's cards as they are played (:mod:`rules.knowledge`). An impos
 (out of turn, a card played twice, a card lying on the stock) raises a
 :class:`rules.errors.RulesError` that quotes it; a renege is recorded as an open obligation
 and proven from the cards. rules.md gives this family no renege rule; like Clabber, a proven
-renege ends the hand (applied at once, or when a referee confirms it: ``renege_apply``).
+renege ends the hand (applied at once, or when a referee confirms it: ``renege_apply``). A
+``ClaimRenege`` is recorded (and in confirm mode confirms a proven renege of the accused); a
+claim never proved costs nothing here, since rules.md gives Klaberjass no such rule.
 
 Events: :class:`Deal`, :class:`rules.events.Bid` (:mod:`rules.klaberjass.bidding`),
 :class:`ExchangeDix`, :class:`rules.events.Play`, :class:`rules.events.Declare` (a run, with
@@ -17,7 +19,7 @@ Events: :class:`Deal`, :class:`rules.events.Bid` (:mod:`rules.klaberjass.bidding
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -36,37 +38,16 @@ from rules.events import (
     RefereeRenege,
 )
 from rules.klaberjass.bidding import Auction
+from rules.klaberjass.duties import play_obligations
+from rules.klaberjass.events import Deal, ExchangeDix
 from rules.klaberjass.melds import Meld, runs
 from rules.klaberjass.ruleset import KlaberjassRules
-from rules.klaberjass.tables import DECK, DECK_SET, trick_winner, trump_strength
-from rules.knowledge import MustHold, MustNotHold, RenegeEvidence, TableKnowledge
+from rules.klaberjass.tables import DECK_SET, trick_winner
+from rules.knowledge import MustHold, RenegeEvidence, TableKnowledge
 
 Phase = Literal["deal", "bidding", "play", "over"]
 End = Literal["", "complete", "renege", "redeal", "misdeal"]
 RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
-SUIT_CARDS: dict[Suit, frozenset[Card]] = {
-    s: frozenset(c for c in DECK if c.suit == s) for s in Suit
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """``dealer`` dealt; ``upcard`` is the trump candidate (optional in Jass-deux), ``bottom``
-    the stock's bottom card when shown. ``hands`` is the whole deal when it is known (a
-    simulation): each seat's cards as they will be played (after any dix exchange); the
-    engine then proves an illegal play at once. A camera leaves it ``None``."""
-
-    dealer: int
-    upcard: Card | None
-    bottom: Card | None = None
-    hands: tuple[tuple[Card, ...], ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ExchangeDix:
-    """``seat`` exchanges the trump 7 (dix) for the trump candidate (rules.md Decision)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,7 +413,9 @@ class KlaberjassHand:
         found.extend(more)
         if self.current:
             trick = [x for _, x in self.current]
-            knowledge, obliged = _obligations(knowledge, seat, c, number, trick, trump, self.rules)
+            knowledge, obliged = play_obligations(
+                knowledge, seat, c, number, trick, trump, self.rules
+            )
             found.extend(obliged)
         current = (*self.current, (seat, c))
         tricks = self.tricks
@@ -464,54 +447,6 @@ class KlaberjassHand:
         if any(r.counts for r in self.reneges) and self.end in ("", "complete"):
             return replace(self, phase="over", end="renege")
         return self
-
-
-def _obligations(
-    knowledge: TableKnowledge,
-    seat: int,
-    card: Card,
-    number: int,
-    trick: Sequence[Card],
-    trump: Suit,
-    rules: KlaberjassRules,
-) -> tuple[TableKnowledge, list[RenegeEvidence]]:
-    """The obligations a play to a started trick leaves open (the duties of
-    :func:`rules.klaberjass.tables.legal_plays`, one per duty)."""
-    led = trick[0].suit
-    top = max((trump_strength(x) for x in trick if x.suit == trump), default=0)
-    higher = frozenset(x for x in SUIT_CARDS[trump] if trump_strength(x) > top)
-    partner = len(trick) - 2 if rules.players == 4 else -1
-    exempt = rules.partner_master_exempt and partner >= 0 and trick_winner(trick, trump) == partner
-    where = f"in trick {number}"
-    obs: list[MustNotHold] = []
-    if card.suit != led:
-        knowledge = knowledge.mark_void(seat, led)
-        obs.append(
-            MustNotHold(seat, number, "follow", card, SUIT_CARDS[led],
-                        f"seat {seat} played {card} to a {led.name.lower()} lead {where}")
-        )  # fmt: skip
-        if led != trump and card.suit != trump and not exempt:
-            knowledge = knowledge.mark_void(seat, trump)
-            obs.append(
-                MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
-                            f"seat {seat} discarded {card} instead of trumping {where}")
-            )  # fmt: skip
-        overtrump = led != trump and card.suit == trump and rules.must_overtrump
-        if overtrump and top > 0 and trump_strength(card) < top:
-            obs.append(
-                MustNotHold(seat, number, "overtrump", card, higher,
-                            f"seat {seat} trumped with {card} under a higher trump {where}")
-            )  # fmt: skip
-    elif led == trump and trump_strength(card) < top:
-        obs.append(
-            MustNotHold(seat, number, "head", card, higher,
-                        f"seat {seat} played {card} under a higher trump to a trump lead {where}")
-        )  # fmt: skip
-    found: list[RenegeEvidence] = []
-    for ob in obs:
-        knowledge, proven = knowledge.expect(ob)
-        found.extend(proven)
-    return knowledge, found
 
 
 def _describe(event: object) -> str:

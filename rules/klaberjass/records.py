@@ -35,7 +35,8 @@ from typing import Any
 from rules.cards import Card
 from rules.errors import RecordError, RulesError
 from rules.events import Announce, Bid, Declare, Play
-from rules.klaberjass.hand import ExchangeDix, KlaberjassHand
+from rules.klaberjass.events import ExchangeDix
+from rules.klaberjass.hand import KlaberjassHand
 from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.scoring import HandResult, score_hand

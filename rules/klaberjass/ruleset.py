@@ -27,7 +27,8 @@ class KlaberjassRules:
     - ``players``: 2 (Klaberjass) or 4 (Belote, partners opposite: seats 0+2 against 1+3).
     - ``variant``: ``"classic"`` (accept / pass / schmeiss, then naming a suit) or
       ``"jass-deux"`` (rules.md Decision: point bids of at least ``min_bid``, higher each
-      time, or pass; the highest bidder names trump and must reach the bid, else bete).
+      time, or pass; the highest bidder names trump and must reach the bid - score at least
+      that many points, runs and bella included - else he is bete).
     - ``schmeiss``: round 1 may propose a redeal (Klaberjass; Belote does not say so).
     - ``dix_exchange``: rules.md Decision: the holder of the trump 7 may exchange it for the
       trump candidate when the candidate's suit is trump.

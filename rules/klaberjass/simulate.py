@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from rules.cards import SUITS, Card, Rank
 from rules.events import Bid, Play
-from rules.klaberjass.hand import ExchangeDix, KlaberjassHand
+from rules.klaberjass.events import ExchangeDix
+from rules.klaberjass.hand import KlaberjassHand
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.tables import DECK, legal_plays
 
