@@ -46,12 +46,16 @@ class SynthRecipe:
     p_centre_occlusion: float = 0.3
     p_glare: float = 0.25
     p_shadow: float = 0.4
+    p_sharpen: float = 0.3
+    p_contrast: float = 0.3
+    p_saturation: float = 0.3
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
             "white balance / colour cast (warm bias), low light + gamma, vignette",
             "soft shadows, glare blobs, thumb over the centre, gaussian/defocus/motion blur",
-            "sensor noise, JPEG; none = paper, hands, screens, cloth, wood, card centres",
+            "sensor noise, sharpening, contrast and saturation boosts, JPEG",
+            "none = paper, hands, screens, cloth, wood, card centres",
         ]
     )
 
@@ -135,10 +139,26 @@ def _camera(rng: Rng, x: np.ndarray, recipe: SynthRecipe, card_px: float) -> np.
         x = cv2.filter2D(x, -1, k / max(k.sum(), 1e-6))
     sigma = rng.uniform(0, 10) * (1.5 if x.mean() < 80 else 1.0)
     x = x + rng.normal(0, sigma, x.shape).astype(np.float32)
-    img = np.clip(x, 0, 255).astype(np.uint8)
+    img = _processing(rng, np.clip(x, 0, 255), recipe, scale)
     quality = int(rng.integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+def _processing(rng: Rng, x: np.ndarray, recipe: SynthRecipe, scale: float) -> np.ndarray:
+    """What phones and webcams do after the sensor: sharpening, contrast and saturation boosts."""
+    if rng.random() < recipe.p_sharpen:
+        soft = cv2.GaussianBlur(x, (0, 0), max(0.8, 1.5 * scale))
+        x = x + rng.uniform(0.4, 1.5) * (x - soft)
+    if rng.random() < recipe.p_contrast:
+        lo, hi = rng.uniform(0, 70), rng.uniform(170, 255)
+        x = (x - lo) * (255.0 / (hi - lo))
+    img = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < recipe.p_saturation:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 1] *= rng.uniform(0.5, 1.8)
+        img = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+    return img
 
 
 def _occlude_centre(rng: Rng, img: np.ndarray, quad: np.ndarray) -> None:
