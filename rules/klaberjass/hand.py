@@ -42,7 +42,7 @@ from rules.klaberjass.duties import play_obligations
 from rules.klaberjass.events import Deal, ExchangeDix
 from rules.klaberjass.melds import Meld, runs
 from rules.klaberjass.ruleset import KlaberjassRules
-from rules.klaberjass.tables import DECK_SET, trick_winner
+from rules.klaberjass.tables import DECK, DECK_SET, trick_winner
 from rules.knowledge import MustHold, RenegeEvidence, TableKnowledge
 
 Phase = Literal["deal", "bidding", "play", "over"]
@@ -154,6 +154,13 @@ class KlaberjassHand:
     def held_known(self, seat: int) -> frozenset[Card]:
         """Cards known to be in ``seat``'s hand and not yet played (the candidate he took)."""
         return self.knowledge.held[seat]
+
+    def possible_cards(self, seat: int) -> frozenset[Card]:
+        """Cards ``seat`` may still play if he plays lawfully: unseen, not on the stock or
+        the table, not known elsewhere, and not of a suit his plays showed him out of. What
+        the camera's decoder weighs the classifier's guesses with."""
+        gone = self.out_of_play()
+        return frozenset(c for c in self.knowledge.possible(seat, DECK) if c not in gone)
 
     def all_played(self) -> tuple[Card, ...]:
         return tuple(c for t in self.tricks for c in t.cards) + tuple(c for _, c in self.current)

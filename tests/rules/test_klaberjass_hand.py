@@ -278,3 +278,14 @@ def test_the_state_is_never_mutated() -> None:
     assert state.current == () and after.current != ()
     with pytest.raises(AttributeError):
         state.dealer = 1  # type: ignore[misc]
+
+
+def test_possible_cards_narrow_as_the_table_learns() -> None:
+    state = start()
+    assert card("JD") in state.possible_cards(1)  # the dix holder may take the candidate
+    state = play(state, ["AH QC"])  # seat 0 shows no heart and no diamond (trump) is left him
+    possible = state.possible_cards(0)
+    assert not any(c.suit.value in "HD" for c in possible)
+    assert card("AH") not in state.possible_cards(1) and card("QC") not in possible
+    hearts_out = play(start(), ["AH 7D"])  # seat 0 trumped: the candidate is on the table now
+    assert card("JD") not in hearts_out.possible_cards(1)
