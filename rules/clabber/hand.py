@@ -302,6 +302,10 @@ class HandState:
             raise IllegalEvent(
                 f"{_describe(event)}: seat {seat} already played to trick {self.trick_number}"
             )
+        if card == self.upcard and seat != self.dealer:
+            raise IllegalEvent(
+                f"{_describe(event)}: {card} is the upcard, part of the dealer's (seat {self.dealer}) hand"
+            )
         number = len(self.tricks) + 1
         trump = self.trump
         assert trump is not None

@@ -172,7 +172,7 @@ def hand_events(
     if declared and state.phase != "play":
         raise RecordError(prefix + "declared", "no play took place in this hand")
     ignored = 0
-    seen: set[Card] = set()
+    seen: dict[Card, str] = {}
     for t, trick in enumerate(tricks):
         tfield = f"{prefix}tricks[{t}]"
         if not isinstance(trick, list):
@@ -185,8 +185,8 @@ def hand_events(
             field = f"{tfield}[{k}]"
             card = _card(code, field)
             if card in seen:
-                raise RecordError(field, f"card {card} is recorded twice")
-            seen.add(card)
+                raise RecordError(field, f"card {card} is recorded twice (first at {seen[card]})")
+            seen[card] = field
             if state.over:
                 if state.end != "renege":
                     raise RecordError(field, "the hand is already over")
@@ -262,7 +262,10 @@ def hand_dict(state: HandState, result: HandResult, ignored: int) -> dict[str, o
 
 
 def sheet_marks(result: HandResult) -> list[str]:
-    """How a club writes each team's score for the hand: "XXX" set, "--" zero, else points."""
+    """How a club writes each team's score for the hand: "XXX" set, "--" zero, else points;
+    nothing for a hand dealt again."""
+    if result.redeal:
+        return ["", ""]
     marks = []
     for team in (0, 1):
         if result.set and team == result.makers:

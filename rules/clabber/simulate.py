@@ -17,7 +17,6 @@ from rules.clabber.play import legal_plays
 from rules.clabber.ruleset import DECK, DEFAULT_RULES, PASS, PLAY, SEATS, ClabberRules
 from rules.events import Bid, Play
 
-
 # a fixed order for random choices: sets iterate in an order that varies between processes
 _ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 
