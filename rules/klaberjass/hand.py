@@ -265,6 +265,8 @@ class KlaberjassHand:
                 raise CardNotInDeck(f"{name} {c}: not in the 32-card deck (7 to A)")
         if event.upcard is None and rules.variant == "classic":
             raise IllegalEvent(f"{_describe(event)}: classic Klaberjass turns a trump candidate")
+        if event.bottom is not None and rules.players == 4:
+            raise IllegalEvent(f"{_describe(event)}: Belote deals every card; no bottom card")
         if event.bottom is not None and event.bottom == event.upcard:
             raise IllegalEvent(f"{_describe(event)}: the bottom card is the trump candidate")
         knowledge = TableKnowledge.new((rules.hand_size,) * rules.players)

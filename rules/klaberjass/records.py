@@ -22,8 +22,10 @@ passed after a bid, the highest bidder's suit letter names trump. ``upcard`` is 
 (when given and its suit is named, the dix exchange applies). The result adds ``bid``.
 
 A match: ``{"game": "klaberjass", "hands": [hand, hand, ...]}`` to 500; a hand may leave out
-``dealer`` (the deal alternates, a redeal keeps it). The result has every hand's score, the
-running totals and the winner.
+``dealer`` (the deal alternates, a redeal keeps it; one naming another dealer is an error).
+``options`` belong to the match record, not to its hands. A hand after the game was won is an
+error. The result has every hand's score, the running totals and the winner (``null`` while
+no one has 500; both over 500 on one hand: the higher total; equal: play on).
 """
 
 from __future__ import annotations
