@@ -151,6 +151,11 @@ class HandState:
     def played_count(self, seat: int) -> int:
         return len(self.knowledge.played[seat])
 
+    def possible_cards(self, seat: int) -> frozenset[Card]:
+        """Cards ``seat`` may still hold if it has not reneged: what a camera should expect it
+        to play (its known cards when its hand is fully known)."""
+        return self.knowledge.possible(seat, DECK)
+
     # -- events --------------------------------------------------------------------------
     def apply(self, event: object) -> HandState:
         """The state after ``event``; raises :class:`IllegalEvent` for an impossible one."""
@@ -407,6 +412,8 @@ class HandState:
 
     def _announce(self, event: Announce) -> HandState:
         self._seat(event.seat, event)
+        if self.phase == "deal":
+            raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
         if event.what.strip().lower() != "bella":
             return self
         bella = _bella_cards(self.trump)

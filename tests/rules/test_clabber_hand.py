@@ -139,8 +139,39 @@ def test_bid_out_of_turn_raises() -> None:
 
 # -- play reneges --------------------------------------------------------------------------
 
-FOLLOW_PLAYS = ["JH", "QH", "10H", "9H", "AH", "KH", "JS", "9D", "10S", "10D", "QS", "10C", "KS", "AS"]
-TRUMP_PLAYS = ["AD", "10D", "KD", "9D", "9C", "JD", "AC", "10C", "QS", "9H", "10S", "9S", "JC", "AH", "KH"]
+FOLLOW_PLAYS = [
+    "JH",
+    "QH",
+    "10H",
+    "9H",
+    "AH",
+    "KH",
+    "JS",
+    "9D",
+    "10S",
+    "10D",
+    "QS",
+    "10C",
+    "KS",
+    "AS",
+]
+TRUMP_PLAYS = [
+    "AD",
+    "10D",
+    "KD",
+    "9D",
+    "9C",
+    "JD",
+    "AC",
+    "10C",
+    "QS",
+    "9H",
+    "10S",
+    "9S",
+    "JC",
+    "AH",
+    "KH",
+]
 
 
 @pytest.mark.parametrize(
@@ -387,3 +418,14 @@ def test_correction_replaces_an_event_and_replays() -> None:
     fixed = state.apply(Correct(len(state.events) - 1, Play(1, card("AS"))))
     assert [str(c) for _, c in fixed.current] == ["10S", "AS"]
     assert fixed == replay(fixed.events)
+
+
+def test_possible_cards_follow_what_the_table_has_seen() -> None:
+    """Seat 2 discarded JS on a trump lead: it is out of trump; the upcard is the dealer's."""
+    state = run(["play"], BASE_PLAYS[:7])
+    assert not any(c.suit == Suit.HEARTS for c in state.possible_cards(2))
+    assert card("JS") not in state.possible_cards(3)
+    fresh = run(["play"], [])
+    assert card("9H") in fresh.possible_cards(3) and card("9H") not in fresh.possible_cards(0)
+    known = run(["play"], [], BASE_HANDS)
+    assert known.possible_cards(1) == frozenset(BASE_HANDS[1])
