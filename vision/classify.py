@@ -2,9 +2,9 @@
 
 Why both corners: every card carries its index in two opposite corners, and the upright warp
 may come out either way up. The top-left corner and the bottom-right one (turned 180 degrees)
-are classified in the same batch and their distributions are combined as a normalised
-geometric mean (a product of experts): two corners that agree reinforce each other, one
-unreadable corner (glare, blur) costs little, and two corners that read *different* cards (a
+are classified in the same batch and their distributions are multiplied and renormalised (a
+product of experts): two corners that agree reinforce each other, one unreadable corner
+(glare, blur: a flat distribution) costs little, and two corners that read *different* cards (a
 fanned card whose second corner lies under its neighbour, two touching cards taken for one)
 cancel out into an unsure reading instead of a wrong one.
 
@@ -18,6 +18,7 @@ label and the whole distribution are still returned (a tracker accumulates them 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +36,12 @@ from vision.preprocess import (
     to_input,
 )
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
-"""The shipped model; its sidecar is the same path with ``.json``."""
+MODEL_PATH = Path(
+    os.environ.get("TRICKCAM_MODEL")
+    or Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
+)
+"""The shipped model (``TRICKCAM_MODEL`` names another); its sidecar is the same path with
+``.json``."""
 
 CONFIDENCE_THRESHOLD = 0.6
 """Below this combined probability the best card is reported as unsure (``card`` None).
@@ -85,8 +90,9 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 
 def combine_corners(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Normalised geometric mean of two N x K distributions (see the module docstring)."""
-    log = 0.5 * (np.log(a + _EPS) + np.log(b + _EPS))
+    """Normalised product of two N x K distributions (see the module docstring): the two
+    corners are two independent looks at the same card."""
+    log = np.log(a + _EPS) + np.log(b + _EPS)
     return _softmax(log)
 
 

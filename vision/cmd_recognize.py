@@ -124,3 +124,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, ensure_ascii=False))
     return 2 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``recognize`` on its own (``python -m vision.cmd_recognize IMAGE...``)."""
+    parser = argparse.ArgumentParser(prog="trickcam")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["recognize", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""The ONNX card classifier: corner combination, sidecar checks, and the shipped model on
+rendered and real cards."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision.classify import (
+    CONFIDENCE_THRESHOLD,
+    MODEL_PATH,
+    CardClassifier,
+    ModelError,
+    combine_corners,
+    load_sidecar,
+)
+from vision.detect import detect
+from vision.preprocess import LABELS, PREPROCESSING
+from vision.scene import card_quad, paste_card, table_texture
+
+REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
+
+needs_model = pytest.mark.skipif(
+    not MODEL_PATH.is_file(), reason=f"no trained model yet at {MODEL_PATH} (vision/train.py)"
+)
+
+
+def _onehotish(label: str, p: float) -> np.ndarray:
+    probs = np.full(len(LABELS), (1 - p) / (len(LABELS) - 1), np.float64)
+    probs[LABELS.index(label)] = p
+    return probs
+
+
+def test_agreeing_corners_reinforce() -> None:
+    a = _onehotish("QH", 0.8)[None]
+    both = combine_corners(a, a)
+    assert both[0].argmax() == LABELS.index("QH")
+    assert both[0].max() > 0.8
+
+
+def test_disagreeing_corners_become_unsure() -> None:
+    # a fanned card: one corner reads it, the other reads the card lying on top of it
+    a = _onehotish("QH", 0.95)[None]
+    b = _onehotish("9C", 0.95)[None]
+    both = combine_corners(a, b)
+    assert both[0].max() < CONFIDENCE_THRESHOLD
+
+
+def test_one_unreadable_corner_leaves_the_other_in_charge() -> None:
+    a = _onehotish("10S", 0.97)[None]
+    flat = np.full((1, len(LABELS)), 1 / len(LABELS))
+    both = combine_corners(a, flat)
+    assert both[0].argmax() == LABELS.index("10S")
+    assert both[0].max() > CONFIDENCE_THRESHOLD
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    arrays(np.float64, (3, len(LABELS)), elements=st.floats(0, 1)),
+    arrays(np.float64, (3, len(LABELS)), elements=st.floats(0, 1)),
+)
+def test_combination_is_a_symmetric_distribution(a: np.ndarray, b: np.ndarray) -> None:
+    ab, ba = combine_corners(a, b), combine_corners(b, a)
+    assert np.allclose(ab.sum(axis=1), 1.0)
+    assert (ab >= 0).all()
+    assert np.allclose(ab, ba)
+
+
+def test_missing_model_is_a_model_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        CardClassifier(tmp_path / "cards.onnx")
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [
+        (
+            "labels must be the 52 cards in DECK_52 order + back + none",
+            {"labels": list(LABELS[::-1])},
+        ),
+        ("preprocessing must match vision.preprocess", {"preprocessing": {"warp": "other"}}),
+    ],
+)
+def test_sidecar_that_breaks_the_contract_is_refused(
+    tmp_path: Path, rule: str, change: dict[str, object]
+) -> None:
+    model = tmp_path / "cards.onnx"
+    model.write_bytes(b"not checked before the sidecar")
+    sidecar = {"labels": list(LABELS), "preprocessing": PREPROCESSING, **change}
+    model.with_suffix(".json").write_text(json.dumps(sidecar))
+    with pytest.raises(ModelError):
+        load_sidecar(model)
+
+
+def test_sidecar_that_keeps_the_contract_is_accepted(tmp_path: Path) -> None:
+    model = tmp_path / "cards.onnx"
+    model.write_bytes(b"")
+    model.with_suffix(".json").write_text(
+        json.dumps({"labels": list(LABELS), "preprocessing": PREPROCESSING})
+    )
+    assert load_sidecar(model)["labels"] == list(LABELS)
+
+
+@needs_model
+def test_shipped_sidecar_matches_the_code() -> None:
+    load_sidecar(MODEL_PATH)
+
+
+def _rendered_deck() -> dict[str, np.ndarray]:
+    try:
+        from vision.decks import list_decks, load_deck
+
+        decks = [d for d in list_decks() if not d.heldout]
+        if decks:
+            return load_deck(decks[0])
+    except Exception as exc:  # noqa: BLE001 - decks need Debian's card packages
+        reason = f"no rendered deck ({exc}); ./dev.sh test installs them"
+    else:
+        reason = "no rendered deck; ./dev.sh test installs them"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@needs_model
+def test_rendered_cards_on_a_table_are_named() -> None:
+    deck = _rendered_deck()
+    clf = CardClassifier()
+    rng = np.random.default_rng(5)
+    labels = ["AS", "10H", "QD", "7C", "KS", "2H", "9D", "JC"]
+    right = wrong = 0
+    for i in range(0, len(labels), 4):
+        frame = table_texture("green_felt", 1280, 720, rng)
+        for k, label in enumerate(labels[i : i + 4]):
+            img = deck[label]
+            angle = float(rng.uniform(-180, 180))
+            paste_card(
+                frame, img, card_quad((200 + 300 * k, 360), 300, angle, img.shape[1] / img.shape[0])
+            )
+        det = detect(frame)
+        readings = clf.classify(det)
+        named = {readings.card(j) for j in range(len(det))} - {None}
+        right += len(named & set(labels[i : i + 4]))
+        wrong += len(named - set(labels[i : i + 4]))
+    assert wrong == 0
+    assert right >= 7
+
+
+@needs_model
+def test_reading_does_not_depend_on_which_end_is_up() -> None:
+    deck = _rendered_deck()
+    clf = CardClassifier()
+    cards = np.stack([cv2.resize(deck[c][:, :, :3], (160, 240)) for c in ("5H", "KC", "8S")])
+    upside_down = np.stack([cv2.rotate(c, cv2.ROTATE_180) for c in cards])
+    a, b = clf.read_cards(cards), clf.read_cards(upside_down)
+    assert a.best == b.best
+    assert np.allclose(a.probs, b.probs, atol=1e-4)  # the two corners swap, the product does not
+
+
+@needs_model
+def test_empty_frame_is_an_empty_batch() -> None:
+    clf = CardClassifier()
+    det = detect(table_texture("black", 640, 480, np.random.default_rng(0)))
+    readings = clf.classify(det)
+    assert len(readings) == 0 and readings.probs.shape == (0, len(LABELS))
+
+
+@needs_model
+@pytest.mark.realcards
+def test_real_single_cards_are_named() -> None:
+    folder = REALCARDS / "singles" / "kentdoan"
+    if not folder.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
+        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    clf = CardClassifier()
+    with (folder / "labels.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))[::4]  # 13 of the 52, every rank
+    right = 0
+    for r in rows:
+        image = cv2.imread(str(folder / r["file"]))
+        det = detect(image)
+        assert len(det) >= 1, r["file"]
+        i = int(np.argmax(det.areas))
+        readings = clf.classify(det)
+        right += readings.best[i] == r["cards"]
+    assert right >= len(rows) - 1
+
+
+def test_model_path_can_be_overridden_for_tools(tmp_path: Path) -> None:
+    # TRICKCAM_MODEL lets a training run try its fresh model with the same code
+    if not MODEL_PATH.is_file():
+        pytest.skip(f"no trained model yet at {MODEL_PATH}")
+    shutil.copy(MODEL_PATH, tmp_path / "m.onnx")
+    shutil.copy(MODEL_PATH.with_suffix(".json"), tmp_path / "m.json")
+    assert CardClassifier(tmp_path / "m.onnx").sidecar["labels"] == list(LABELS)

@@ -1,0 +1,110 @@
+"""``trickcam recognize`` end to end, in a subprocess: good, missing and non-image files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import MODEL_PATH
+from vision.scene import card_quad, paste_card, table_texture
+
+ROOT = Path(__file__).parents[2]
+REALCARDS = ROOT / ".." / "shared" / "realcards"
+
+needs_model = pytest.mark.skipif(
+    not MODEL_PATH.is_file(), reason=f"no trained model yet at {MODEL_PATH} (vision/train.py)"
+)
+
+
+def _recognize(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "vision.cmd_recognize", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+
+
+def _card_photo(path: Path) -> None:
+    """A table with two rendered-looking cards (plain drawn ones) at known places."""
+    from vision.scene import plain_card
+
+    frame = table_texture("green_felt", 960, 720, np.random.default_rng(3))
+    paste_card(frame, plain_card("Q", "H"), card_quad((300, 360), 320, 20))
+    paste_card(frame, plain_card("7", "S"), card_quad((680, 360), 320, -35))
+    cv2.imwrite(str(path), frame)
+
+
+def test_missing_model_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    image = tmp_path / "t.png"
+    _card_photo(image)
+    done = _recognize("--model", str(tmp_path / "none.onnx"), str(image))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "none.onnx" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@needs_model
+def test_json_shape_and_errors_for_bad_files(tmp_path: Path) -> None:
+    good = tmp_path / "table.png"
+    _card_photo(good)
+    text = tmp_path / "notes.jpg"
+    text.write_text("not an image\n")
+    missing = tmp_path / "missing.jpg"
+    done = _recognize("--json", str(good), str(missing), str(text))
+    assert done.returncode == 2, done.stderr
+    errors = done.stderr.strip().splitlines()
+    assert len(errors) == 2
+    assert str(missing) in errors[0] and "no such file" in errors[0]
+    assert str(text) in errors[1] and "not an image" in errors[1]
+    result = json.loads(done.stdout)
+    assert [r["image"] for r in result] == [str(good), str(missing), str(text)]
+    cards = result[0]["cards"]
+    assert len(cards) == 2  # both cards outlined, named or not
+    for c in cards:
+        assert set(c) >= {"card", "confidence", "quad"}
+        assert c["card"] is None or isinstance(c["card"], str)
+        assert 0.0 <= c["confidence"] <= 1.0
+        assert np.asarray(c["quad"]).shape == (4, 2)
+    assert result[1]["cards"] == [] and "error" in result[1]
+
+
+@needs_model
+def test_text_output_and_annotations(tmp_path: Path) -> None:
+    good = tmp_path / "table.png"
+    _card_photo(good)
+    out_dir = tmp_path / "ann"
+    done = _recognize("--annotate", str(out_dir), str(good))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{good}: ")
+    written = list(out_dir.iterdir())
+    assert len(written) == 1
+    drawn = cv2.imread(str(written[0]))
+    assert drawn is not None and drawn.shape == (720, 960, 3)
+    assert not np.array_equal(drawn, cv2.imread(str(good)))
+
+
+@needs_model
+@pytest.mark.realcards
+def test_real_photo_is_read() -> None:
+    photo = REALCARDS / "scenes" / "alkenderesi" / "7.jpg"
+    if not photo.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
+        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    done = _recognize("--json", str(photo))
+    assert done.returncode == 0, done.stderr
+    named = {c["card"] for c in json.loads(done.stdout)[0]["cards"] if c["card"]}
+    # labels.csv: black cloth, 5 cards in a row: 4D 7H 5S 2S QD
+    assert named <= {"4D", "7H", "5S", "2S", "QD"}
+    assert len(named) >= 4
