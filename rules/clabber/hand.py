@@ -46,6 +46,8 @@ from rules.knowledge import MustHold, MustNotHold, RenegeEvidence, TableKnowledg
 
 Phase = Literal["deal", "bid1", "bid2", "play", "over"]
 RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
+_TEXT: dict[Card, str] = {c: str(c) for c in DECK}
+_SUIT_NAME: dict[Suit, str] = {s: s.name.lower() for s in Suit}
 SUIT_CARDS: dict[Suit, frozenset[Card]] = {
     s: frozenset(c for c in DECK if c.suit == s) for s in Suit
 }
@@ -303,7 +305,7 @@ class HandState:
             raise IllegalEvent(f"{_describe(event)}: trump has not been made yet")
         if card not in DECK_SET:
             raise CardNotInDeck(f"{_describe(event)}: Clabber uses 9 10 J Q K A only")
-        if any(s == seat for s, _ in self.current):
+        if self.current and seat in [s for s, _ in self.current]:
             raise IllegalEvent(
                 f"{_describe(event)}: seat {seat} already played to trick {self.trick_number}"
             )
@@ -521,19 +523,19 @@ def _obligations(
         knowledge = knowledge.mark_void(seat, lead)
         obs.append(
             MustNotHold(seat, number, "follow", card, SUIT_CARDS[lead],
-                        f"seat {seat} played {card} to a {lead.name.lower()} lead in trick {number}")
+                        f"seat {seat} played {_TEXT[card]} to a {_SUIT_NAME[lead]} lead in trick {number}")
         )  # fmt: skip
         if card.suit != trump and lead != trump:
             knowledge = knowledge.mark_void(seat, trump)
             obs.append(
                 MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
-                            f"seat {seat} discarded {card} instead of trumping in trick {number}")
+                            f"seat {seat} discarded {_TEXT[card]} instead of trumping in trick {number}")
             )  # fmt: skip
     if card.suit == trump and top is not None and not trump_beats(card, top):
         higher = frozenset(c for c in SUIT_CARDS[trump] if trump_beats(c, top))
         obs.append(
             MustNotHold(seat, number, "overtrump", card, higher,
-                        f"seat {seat} played {card} under {top} in trick {number}")
+                        f"seat {seat} played {_TEXT[card]} under {_TEXT[top]} in trick {number}")
         )  # fmt: skip
     for ob in obs:
         knowledge, proven = knowledge.expect(ob)

@@ -169,8 +169,8 @@ def hand_events(
     if state.end == "passed" and tricks:
         raise RecordError(prefix + "tricks", "all eight calls were passes: no cards are played")
     declared = _declared(record, prefix)
-    if declared and state.phase != "play":
-        raise RecordError(prefix + "declared", "no play took place in this hand")
+    if declared and state.end == "passed":
+        raise RecordError(prefix + "declared", "all eight calls were passes: nothing was declared")
     ignored = 0
     seen: dict[Card, str] = {}
     for t, trick in enumerate(tricks):
