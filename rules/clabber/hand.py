@@ -163,9 +163,11 @@ class HandState:
         """The state after ``event``; raises :class:`IllegalEvent` for an impossible one."""
         if isinstance(event, Correct):
             return self._correct(event)
-        if self.phase == "over" and not isinstance(event, ConfirmRenege | DismissRenege):
+        if self.phase == "over" and isinstance(event, Show) and self.end == "renege":
+            new = self._lay_down(event)
+        elif self.phase == "over" and not isinstance(event, ConfirmRenege | DismissRenege):
             raise HandOver(f"{_describe(event)}: the hand is over ({self.end})")
-        if isinstance(event, Play):
+        elif isinstance(event, Play):
             new = self._play(event)
         elif isinstance(event, Bid):
             new = self._bid(event)
@@ -411,6 +413,16 @@ class HandState:
             )
             new = _evolve(new, knowledge=knowledge, declared=declared)
         return self._prove(new, tuple(found))
+
+    def _lay_down(self, event: Show) -> HandState:
+        """After a renege ends the hand the players lay their cards down: the cards tell what
+        each hand held (the innocent team's melds) but prove nothing more: the hand is over."""
+        self._seat(event.seat, event)
+        for c in event.cards:
+            if c not in DECK_SET:
+                raise CardNotInDeck(f"{_describe(event)}: {c} is not a Clabber card")
+        knowledge, _ = self.knowledge.reveal(event.seat, tuple(event.cards), None)
+        return _evolve(self, knowledge=knowledge)
 
     def _announce(self, event: Announce) -> HandState:
         self._seat(event.seat, event)

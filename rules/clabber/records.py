@@ -15,9 +15,11 @@ showed before its second; they score with ``"options": {"melds": "declared"}``.
 Decisions:
 
 - A hand that a renege ends early may stop where the renege is proven: the remaining tricks
-  may be absent, or incomplete. Cards recorded after that point are still read and checked
-  (known cards, none twice) but not played: the hand is already over; the result counts them
-  in ``ignored_plays``. A hand that is not ended by a renege must have all six tricks.
+  may be absent, or incomplete. Cards recorded after that point are not played (the hand is
+  over; the result counts them in ``ignored_plays``) but they are read, checked (known cards,
+  none twice, none from another known hand) and laid down as the cards of the seats the
+  recorded order gives them to: "162 plus its melds" then counts the melds they show. A hand
+  that is not ended by a renege must have all six tricks.
 - A match record ``{"game": "clabber", "hands": [...]}`` is one game to 500. The first hand
   names its dealer; later hands may omit ``dealer`` (the deal passes left after every scored
   hand and stays after a redeal) and one that names a different dealer is an error. A hand
@@ -34,6 +36,7 @@ from rules.cards import Card
 from rules.clabber.events import Deal
 from rules.clabber.hand import HandState
 from rules.clabber.match import game_winner
+from rules.clabber.play import trick_winner
 from rules.clabber.ruleset import DEFAULT_RULES, SEATS, ClabberRules
 from rules.clabber.scoring import HandResult, hand_result
 from rules.clabber.sheet import format_text
@@ -172,6 +175,7 @@ def hand_events(
     if declared and state.end == "passed":
         raise RecordError(prefix + "declared", "all eight calls were passes: nothing was declared")
     ignored = 0
+    laid: list[tuple[str, Card]] = []  # cards recorded after a renege ended the hand
     seen: dict[Card, str] = {}
     for t, trick in enumerate(tricks):
         tfield = f"{prefix}tricks[{t}]"
@@ -191,6 +195,7 @@ def hand_events(
                 if state.end != "renege":
                     raise RecordError(field, "the hand is already over")
                 ignored += 1
+                laid.append((field, card))
                 continue
             if t == 0 and declared:
                 state = _declare(state, declared, prefix)
@@ -204,7 +209,36 @@ def hand_events(
             prefix + "tricks",
             f"{len(state.tricks)} complete tricks: a hand has 6 unless a renege ends it",
         )
+    if laid:
+        state = _lay_down(state, laid)
     return state, ignored
+
+
+def _lay_down(state: HandState, laid: list[tuple[str, Card]]) -> HandState:
+    """Attribute the cards recorded after a renege ended the hand to their seats (following the
+    recorded order: the leader, then clockwise; a trick's winner leads the next) and show them,
+    so that the innocent team's melds are known."""
+    trump = state.trump
+    if trump is None:
+        return state
+    current = list(state.current)
+    if current:
+        leader = current[0][0]
+    elif state.tricks:
+        leader = state.tricks[-1].winner
+    else:
+        leader = (state.dealer + 1) % SEATS
+    by_seat: dict[int, list[tuple[str, Card]]] = {}
+    for field, card in laid:
+        seat = (leader + len(current)) % SEATS
+        current.append((seat, card))
+        by_seat.setdefault(seat, []).append((field, card))
+        if len(current) == SEATS:
+            leader = current[trick_winner([c for _, c in current], trump)][0]
+            current = []
+    for seat, shown in sorted(by_seat.items()):
+        state = _apply(state, Show(seat, tuple(c for _, c in shown)), shown[0][0])
+    return state
 
 
 def _declare(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from clabber_deals import BASE_PLAYS, OVER_PLAYS
 
+from rules.cards import cards
 from rules.clabber.records import format_text, score_record
 from rules.errors import RecordError
 
@@ -67,9 +68,32 @@ def test_a_renege_may_end_the_record_early() -> None:
 
 
 def test_cards_after_the_renege_are_read_but_ignored() -> None:
-    plays = (
-        ["JH", "QH", "10H", "9H", "AH", "KH", "JS", "9D", "10S", "10D", "QS", "10C", "KS", "AS", "QD", "QC", "9C", "JD", "AC", "KC", "AD", "9S", "KD", "JC"]
-    )
+    plays = [
+        "JH",
+        "QH",
+        "10H",
+        "9H",
+        "AH",
+        "KH",
+        "JS",
+        "9D",
+        "10S",
+        "10D",
+        "QS",
+        "10C",
+        "KS",
+        "AS",
+        "QD",
+        "QC",
+        "9C",
+        "JD",
+        "AC",
+        "KC",
+        "AD",
+        "9S",
+        "KD",
+        "JC",
+    ]
     r = score_record({**BASE, "tricks": _tricks(plays)})
     assert r["ignored_plays"] == 10 and r["score"] == [162, 0]
 
@@ -255,3 +279,19 @@ def test_cli_bad_input_prints_one_line_and_exits_2(text: str, words: str) -> Non
     done = _cli("-", stdin=text)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+
+
+TEAM0_RENEGE = [
+    str(c) for c in cards("JH QH 10H 9H  AH KH JS 9D  10S AS QS 10C  10D AC JC AD  KS 9S KD")
+]
+
+
+def test_cards_recorded_after_a_renege_show_the_innocent_teams_melds() -> None:
+    """Seat 2 discards AC on a diamond lead (trick 4) and shows KD in trick 5. Stopping there,
+    team 1 scores 162 + bella; recording the rest lays down seat 3's QC KC: + the fifty."""
+    short = score_record({**BASE, "tricks": _tricks(TEAM0_RENEGE)})
+    (renege,) = short["reneges"]  # type: ignore[misc]
+    assert (renege["seat"], renege["trick"], renege["card"], renege["proof"]) == (2, 4, "AC", "KD")
+    assert short["score"] == [0, 162 + 20]
+    full = score_record({**BASE, "tricks": _tricks([*TEAM0_RENEGE, "QC", "9C", "JD", "QD", "KC"])})
+    assert full["score"] == [0, 162 + 20 + 50] and full["ignored_plays"] == 5
