@@ -122,7 +122,9 @@ class Card:
             raise CardParseError(f"card code must be text, got {text!r}")
         code = text.strip()
         if len(code) < 2:
-            raise CardParseError(f"unknown card {text!r}: expected rank + suit such as '10H' or 'QS'")
+            raise CardParseError(
+                f"unknown card {text!r}: expected rank + suit such as '10H' or 'QS'"
+            )
         rank_part, suit_part = code[:-1], code[-1]
         try:
             return _CARD_CACHE[(Rank.parse(rank_part), Suit.parse(suit_part))]

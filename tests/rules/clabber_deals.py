@@ -6,6 +6,12 @@ from __future__ import annotations
 from rules import Card, card, cards
 from rules.clabber import DEFAULT_RULES, Bid, ClabberRules, Deal, HandState, Play
 
+
+def codes(text: str) -> list[str]:
+    """``codes("JH QH")``: card codes in play order."""
+    return text.split()
+
+
 # BASE: dealer 3, upcard 9H; seat 0 says "play": hearts trump, team 0 makers.
 # Seat 1 holds bella (QH KH); seat 3 holds a fifty (10C JC QC KC) and no spade.
 BASE_HANDS: tuple[tuple[Card, ...], ...] = (
@@ -15,8 +21,8 @@ BASE_HANDS: tuple[tuple[Card, ...], ...] = (
     cards("9H 9D JC QC KC 10C"),
 )
 # trick winners: 0 0 1 0 0 2; trick points team 0 = 47+17+27+10+17+10 = 128, team 1 = 34.
-BASE_PLAYS = (
-    ["JH", "QH", "10H", "9H", "AH", "KH", "JS", "9D", "10S", "AS", "QS", "10C", "10D", "KD", "JC", "AD", "KS", "9S", "QD", "QC", "9C", "JD", "AC", "KC"]
+BASE_PLAYS = codes(
+    "JH QH 10H 9H  AH KH JS 9D  10S AS QS 10C  10D KD JC AD  KS 9S QD QC  9C JD AC KC"
 )
 
 # OVER: dealer 3, upcard 9H, seat 0 says "play". Seat 1 plays QH under 10H in trick 1 while
@@ -27,8 +33,8 @@ OVER_HANDS: tuple[tuple[Card, ...], ...] = (
     cards("KH AH KS QD JC QC"),
     cards("9H AS KD AD KC AC"),
 )
-OVER_PLAYS = (
-    ["10H", "QH", "AH", "9H", "AS", "9S", "QS", "KS", "AD", "9D", "JD", "QD", "AC", "9C", "10C", "QC", "KD", "10S", "10D", "KH", "JC", "KC", "JS", "JH"]
+OVER_PLAYS = codes(
+    "10H QH AH 9H  AS 9S QS KS  AD 9D JD QD  AC 9C 10C QC  KD 10S 10D KH  JC KC JS JH"
 )
 
 

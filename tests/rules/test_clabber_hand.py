@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from clabber_deals import BASE_HANDS, BASE_PLAYS, OVER_HANDS, OVER_PLAYS, run
+from clabber_deals import BASE_HANDS, BASE_PLAYS, OVER_HANDS, OVER_PLAYS, codes, run
 
 from rules import CardAlreadyPlayed, CardNotInDeck, HandOver, IllegalEvent, OutOfTurn, Suit, card
 from rules.cards import cards
@@ -139,39 +139,8 @@ def test_bid_out_of_turn_raises() -> None:
 
 # -- play reneges --------------------------------------------------------------------------
 
-FOLLOW_PLAYS = [
-    "JH",
-    "QH",
-    "10H",
-    "9H",
-    "AH",
-    "KH",
-    "JS",
-    "9D",
-    "10S",
-    "10D",
-    "QS",
-    "10C",
-    "KS",
-    "AS",
-]
-TRUMP_PLAYS = [
-    "AD",
-    "10D",
-    "KD",
-    "9D",
-    "9C",
-    "JD",
-    "AC",
-    "10C",
-    "QS",
-    "9H",
-    "10S",
-    "9S",
-    "JC",
-    "AH",
-    "KH",
-]
+FOLLOW_PLAYS = codes("JH QH 10H 9H  AH KH JS 9D  10S 10D QS 10C  KS AS")
+TRUMP_PLAYS = codes("AD 10D KD 9D  9C JD AC 10C  QS 9H 10S 9S  JC AH KH")
 
 
 @pytest.mark.parametrize(
