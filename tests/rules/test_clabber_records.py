@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -295,3 +296,18 @@ def test_cards_recorded_after_a_renege_show_the_innocent_teams_melds() -> None:
     assert short["score"] == [0, 162 + 20]
     full = score_record({**BASE, "tricks": _tricks([*TEAM0_RENEGE, "QC", "9C", "JD", "QD", "KC"])})
     assert full["score"] == [0, 162 + 20 + 50] and full["ignored_plays"] == 5
+
+
+def test_installed_trickcam_script_scores_the_sample() -> None:
+    """The console script itself (``pip install -e .`` puts it beside the interpreter)."""
+    script = shutil.which("trickcam", path=str(Path(sys.executable).parent))
+    if script is None:
+        pytest.skip("the trickcam console script is not installed beside this interpreter")
+    done = subprocess.run(
+        [script, "score", "--format", "text", str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "XXX" in done.stdout and "wins" in done.stdout
