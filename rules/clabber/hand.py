@@ -470,10 +470,16 @@ class HandState:
 
     def _prove(self, new: HandState, found: tuple[RenegeEvidence, ...]) -> HandState:
         if found:
-            status: RenegeStatus = "applied" if self.rules.renege_apply == "auto" else "pending"
-            new = replace(
-                new, reneges=new.reneges + tuple(ProvenRenege(ev, status) for ev in found)
-            )
+            claimed = {c.accused for c in new.claims if c.status == "open"}
+            proven: list[ProvenRenege] = []
+            for ev in found:
+                if self.rules.renege_apply == "auto":
+                    proven.append(ProvenRenege(ev, "applied"))
+                else:  # a renege already called by a player's claim stands once proven
+                    proven.append(
+                        ProvenRenege(ev, "confirmed" if ev.seat in claimed else "pending")
+                    )
+            new = _evolve(new, reneges=new.reneges + tuple(proven))
         if not found and new.phase != "over":
             return new
         return new._finish_claims()._end_on_renege()

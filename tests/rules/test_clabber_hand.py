@@ -398,3 +398,13 @@ def test_possible_cards_follow_what_the_table_has_seen() -> None:
     assert card("9H") in fresh.possible_cards(3) and card("9H") not in fresh.possible_cards(0)
     known = run(["play"], [], BASE_HANDS)
     assert known.possible_cards(1) == frozenset(BASE_HANDS[1])
+
+
+def test_confirm_mode_a_claim_made_before_the_proof_applies_the_renege_once_proven() -> None:
+    rules = ClabberRules(renege_apply="confirm")
+    state = run(["play"], FOLLOW_PLAYS[:12], rules=rules).apply(ClaimRenege(0, 1))
+    assert not state.reneges and state.claims[0].status == "open"
+    for code in FOLLOW_PLAYS[12:]:
+        state = state.apply(Play(state.to_move, card(code)))  # type: ignore[arg-type]
+    assert state.reneges[0].status == "confirmed" and state.claims[0].status == "proven"
+    assert state.over and hand_result(state).score == (162, 0)
