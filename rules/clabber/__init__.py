@@ -6,12 +6,13 @@ contest as plain functions; :class:`HandState` (one hand) and :class:`MatchState
 """
 
 from rules.clabber.events import Deal
-from rules.clabber.hand import Claim, Declared, HandState, ProvenRenege, Trick, replay
+from rules.clabber.hand import HandState, replay
 from rules.clabber.match import MatchState, replay_match
 from rules.clabber.melds import Meld, best_melds, meld_contest, meld_from_cards
 from rules.clabber.play import card_points, legal_plays, trick_winner
 from rules.clabber.ruleset import DEFAULT_RULES, ClabberRules, team_of
 from rules.clabber.scoring import HandResult, hand_result
+from rules.clabber.values import Claim, Declared, ProvenRenege, Trick
 from rules.events import (
     Announce,
     Bid,

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
-from rules.cards import Card, Rank, Suit
+from rules.cards import Card, Suit
+from rules.clabber.duties import SUIT_CARDS, bella_cards, play_obligations
 from rules.clabber.events import Deal
 from rules.clabber.melds import meld_from_cards
-from rules.clabber.play import highest_trump, trick_winner, trump_beats
+from rules.clabber.play import trick_winner
 from rules.clabber.ruleset import (
     DECK,
     DECK_SET,
@@ -28,6 +29,7 @@ from rules.clabber.ruleset import (
     ClabberRules,
     team_of,
 )
+from rules.clabber.values import Claim, Declared, ProvenRenege, RenegeStatus, Trick
 from rules.errors import CardNotInDeck, HandOver, IllegalEvent, OutOfTurn
 from rules.events import (
     Announce,
@@ -42,59 +44,9 @@ from rules.events import (
     RefereeRenege,
     Show,
 )
-from rules.knowledge import MustHold, MustNotHold, RenegeEvidence, TableKnowledge
+from rules.knowledge import MustHold, RenegeEvidence, TableKnowledge
 
 Phase = Literal["deal", "bid1", "bid2", "play", "over"]
-RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
-_TEXT: dict[Card, str] = {c: str(c) for c in DECK}
-_SUIT_NAME: dict[Suit, str] = {s: s.name.lower() for s in Suit}
-SUIT_CARDS: dict[Suit, frozenset[Card]] = {
-    s: frozenset(c for c in DECK if c.suit == s) for s in Suit
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
-
-    number: int
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class ProvenRenege:
-    evidence: RenegeEvidence
-    status: RenegeStatus
-
-    @property
-    def team(self) -> int:
-        return team_of(self.evidence.seat)
-
-    @property
-    def counts(self) -> bool:
-        return self.status in ("applied", "confirmed")
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    seat: int
-    accused: int
-    trick: int
-    rule: str
-    status: Literal["open", "proven", "failed", "moot"]
-
-
-@dataclass(frozen=True, slots=True)
-class Declared:
-    """A meld declared aloud (``melds = "declared"``): on time if before the seat's first card,
-    shown if its cards were shown before the seat's second card."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    on_time: bool
-    shown: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +281,7 @@ class HandState:
                 )
             )  # fmt: skip
         if self.current:
-            knowledge, more = _obligations(
+            knowledge, more = play_obligations(
                 knowledge, seat, card, number, [c for _, c in self.current], trump
             )
             found.extend(more)
@@ -385,7 +337,7 @@ class HandState:
                 if (
                     d.seat == seat
                     and meld.kind != "bella"
-                    and (set(d.cards) & set(cards)) - _bella_cards(self.trump)
+                    and (set(d.cards) & set(cards)) - bella_cards(self.trump)
                 ):
                     raise IllegalEvent(f"{_describe(event)}: a card serves in one meld only")
             on_time = self.played_count(seat) == 0
@@ -430,7 +382,7 @@ class HandState:
             raise IllegalEvent(f"{_describe(event)}: no hand has been dealt")
         if event.what.strip().lower() != "bella":
             return self
-        bella = _bella_cards(self.trump)
+        bella = bella_cards(self.trump)
         seat = event.seat
         if bella and bella <= self.knowledge.played[seat] | self.knowledge.held[seat]:
             return self
@@ -527,47 +479,6 @@ def _evolve(state: HandState, **changes: object) -> HandState:
     for name in _FIELDS:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
     return new
-
-
-def _obligations(
-    knowledge: TableKnowledge, seat: int, card: Card, number: int, trick: list[Card], trump: Suit
-) -> tuple[TableKnowledge, list[RenegeEvidence]]:
-    """The obligations a play to a started trick leaves open (see :func:`legal_plays`)."""
-    lead = trick[0].suit
-    found: list[RenegeEvidence] = []
-    top = highest_trump(trick, trump)
-    obs: list[MustNotHold] = []
-    if card.suit != lead:
-        knowledge = knowledge.mark_void(seat, lead)
-        obs.append(
-            MustNotHold(seat, number, "follow", card, SUIT_CARDS[lead],
-                        f"seat {seat} played {_TEXT[card]} to a {_SUIT_NAME[lead]} lead in trick {number}")
-        )  # fmt: skip
-        if card.suit != trump and lead != trump:
-            knowledge = knowledge.mark_void(seat, trump)
-            obs.append(
-                MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
-                            f"seat {seat} discarded {_TEXT[card]} instead of trumping in trick {number}")
-            )  # fmt: skip
-    if card.suit == trump and top is not None and not trump_beats(card, top):
-        higher = frozenset(c for c in SUIT_CARDS[trump] if trump_beats(c, top))
-        obs.append(
-            MustNotHold(seat, number, "overtrump", card, higher,
-                        f"seat {seat} played {_TEXT[card]} under {_TEXT[top]} in trick {number}")
-        )  # fmt: skip
-    for ob in obs:
-        knowledge, proven = knowledge.expect(ob)
-        found.extend(proven)
-    return knowledge, found
-
-
-_BELLA: dict[Suit, frozenset[Card]] = {
-    s: frozenset(c for c in SUIT_CARDS[s] if c.rank in (Rank.KING, Rank.QUEEN)) for s in Suit
-}
-
-
-def _bella_cards(trump: Suit | None) -> frozenset[Card]:
-    return frozenset() if trump is None else _BELLA[trump]
 
 
 def _describe(event: object) -> str:

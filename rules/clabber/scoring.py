@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.clabber.hand import HandState, ProvenRenege, Trick
+from rules.clabber.hand import HandState
 from rules.clabber.melds import Meld, best_melds, meld_contest, meld_from_cards
 from rules.clabber.play import card_points
 from rules.clabber.ruleset import HAND_TOTAL, LAST_TRICK_BONUS, SEATS, team_of
+from rules.clabber.values import ProvenRenege, Trick
 from rules.errors import IllegalEvent
 
 
