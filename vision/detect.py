@@ -51,6 +51,10 @@ AMBIGUOUS_ASPECT = 0.8
 """Above this aspect, which pair of sides is the card's long one is unclear from the outline:
 such finds carry a second warp turned 90 degrees, and the classifier keeps the surer reading."""
 
+MAX_OUTSIDE = 0.1
+"""How far a region may reach outside its fitted quad, as a fraction of the quad's size
+(sqrt of its area): two overlapping cards fitted with one quad leave a corner sticking out."""
+
 MIN_FILL = 0.86
 """Region area / quad area: a card region fills its quad (rounded corners lose ~2 %)."""
 
@@ -206,6 +210,20 @@ def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
     return False
 
 
+def _outside(quad: np.ndarray, contour: np.ndarray) -> float:
+    """How far (pixels) the outline reaches outside ``quad`` at its worst point."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    if len(pts) > 400:
+        pts = pts[:: len(pts) // 200]
+    side = quad[_NEXT] - quad
+    normal = np.stack([side[:, 1], -side[:, 0]], axis=1)
+    normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None] + 1e-6
+    if ((quad.mean(axis=0) - quad) * normal).sum(-1).mean() > 0:
+        normal = -normal  # outward
+    dist = ((pts[None, :, :] - quad[:, None, :]) * normal[:, None, :]).sum(-1)  # 4 x P
+    return float(dist.max(axis=0).max())
+
+
 def _candidates_from_mask(
     mask: np.ndarray,
     min_area: float,
@@ -243,6 +261,8 @@ def _candidates_from_mask(
         fill = min(1.0, grown_region / area)
         if fill < MIN_FILL:
             continue
+        if _outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
+            continue  # something sticks out: overlapping cards merged into one region
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         found.append(_Candidate(quad, area, fill, aspect, at_edge))
@@ -260,6 +280,10 @@ def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
     # a faint edge inside the bright blob is the border of one card lying on another
     fine = cv2.dilate(cv2.Canny(gray, 15, 45), kernel)
     cut = cv2.bitwise_and(bright, cv2.bitwise_not(fine))
+    # break the thin bridges left where that border fades out
+    cut = cv2.morphologyEx(
+        cut, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    )
     flat = cv2.bitwise_not(edges)
     return [
         (bright, 0.0, cv2.RETR_EXTERNAL),
