@@ -78,15 +78,18 @@ def meld_from_cards(cards: Iterable[Card], trump: Suit | None = None) -> Meld | 
 
 def candidate_melds(hand: Iterable[Card]) -> list[Meld]:
     """Every run (each window of 3+ consecutive cards of a suit) and four of a kind in ``hand``."""
-    cards = frozenset(hand)
+    by_suit: dict[Suit, set[int]] = {}
+    rank_count: dict[Rank, int] = {}
+    for c in set(hand):
+        by_suit.setdefault(c.suit, set()).add(SEQUENCE_INDEX[c.rank])
+        rank_count[c.rank] = rank_count.get(c.rank, 0) + 1
     found: list[Meld] = []
     for suit in SUITS:
-        seq = _SUIT_RUN[suit]
-        held = [i for i, c in enumerate(seq) if c in cards]
-        if len(held) < 3:
+        held_set = by_suit.get(suit)
+        if held_set is None or len(held_set) < 3:
             continue
-        held_set = set(held)
-        for start in held:
+        seq = _SUIT_RUN[suit]
+        for start in sorted(held_set):
             end = start
             while end + 1 in held_set:
                 end += 1
@@ -94,7 +97,7 @@ def candidate_melds(hand: Iterable[Card]) -> list[Meld]:
                 if length >= 3:
                     found.append(Meld(RUN_KINDS[length], seq[start : end + 1], RUN_POINTS[length]))
     for rank, four in _FOURS:
-        if all(c in cards for c in four):
+        if rank_count.get(rank) == 4:
             found.append(Meld("mule" if rank == Rank.JACK else "four", four, FOUR_POINTS[rank]))
     return found
 
