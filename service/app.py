@@ -1,0 +1,87 @@
+"""The FastAPI application: ``create_app(settings)``.
+
+The lifespan opens the database, applies the Alembic migrations and builds the
+:class:`~service.store.Store` and the live :class:`~service.live.Broker`; routers per
+resource (``service/routers``) reach them through ``request.app.state``. Errors from the
+rules engine become 409 with the rule's reason, malformed input 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from rules.errors import RulesError
+from service.db import make_engine, migrate
+from service.games import FieldError
+from service.live import Broker
+from service.settings import Settings
+from service.store import IdempotencyMismatch, Store
+
+
+def field_error(loc: list[str], message: str) -> JSONResponse:
+    """A 422 in FastAPI's own shape, so clients read every validation error one way."""
+    return JSONResponse(
+        status_code=422,
+        content={"detail": [{"loc": loc, "msg": message, "type": "value_error"}]},
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        migrate(engine)
+        app.state.settings = settings
+        app.state.engine = engine
+        app.state.store = Store(engine)
+        app.state.broker = Broker(settings.stream_queue_size)
+        try:
+            yield
+        finally:
+            app.state.broker.close()
+            engine.dispose()
+
+    app = FastAPI(
+        title="trickcam",
+        summary="Scorekeeping service for trick-taking card games: tables, event logs, live state.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = []
+        for err in exc.errors():
+            err = dict(err)
+            if err.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+                err["loc"] = (*err.get("loc", ()), "type")  # the discriminator is the field
+            errors.append(err)
+        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
+
+    @app.exception_handler(RulesError)
+    async def _rules_error(_request: Request, exc: RulesError) -> JSONResponse:
+        return JSONResponse(
+            status_code=409, content={"detail": str(exc), "error": type(exc).__name__}
+        )
+
+    @app.exception_handler(FieldError)
+    async def _field_error(_request: Request, exc: FieldError) -> JSONResponse:
+        return field_error(["body", exc.field], exc.message)
+
+    @app.exception_handler(IdempotencyMismatch)
+    async def _idempotency(_request: Request, exc: IdempotencyMismatch) -> JSONResponse:
+        return field_error(["header", "Idempotency-Key"], str(exc))
+
+    from service.routers import events, tables
+
+    app.include_router(tables.router)
+    app.include_router(events.router)
+    return app

@@ -1,0 +1,103 @@
+"""Live updates: an in-process broadcast per table, read as server-sent events.
+
+Every accepted event is published once, after its commit, to each open stream of its table
+as ``data: {...}`` (the event and the state after it), with ``id: <seq>`` so a client can see
+what it has. Streams are asyncio queues on the server's event loop; a subscriber that falls
+too far behind is dropped (its stream ends; an ``EventSource`` reconnects and is sent the
+state again) rather than slowing the writers.
+
+With several worker processes each worker only sees its own publications; the design for
+that case is a poller per table that reads ``events`` after the last seq it sent (the same
+records the export reads), which this module's message format already fits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+class Broker:
+    """Per-table fan-out of messages to subscriber queues (use from the event loop only)."""
+
+    def __init__(self, queue_size: int = 1024) -> None:
+        self.queue_size = queue_size
+        self._subscribers: dict[str, set[asyncio.Queue[JSON | None]]] = {}
+
+    def subscribe(self, table_id: str) -> asyncio.Queue[JSON | None]:
+        queue: asyncio.Queue[JSON | None] = asyncio.Queue(self.queue_size)
+        self._subscribers.setdefault(table_id, set()).add(queue)
+        return queue
+
+    def unsubscribe(self, table_id: str, queue: asyncio.Queue[JSON | None]) -> None:
+        subs = self._subscribers.get(table_id)
+        if subs is not None:
+            subs.discard(queue)
+            if not subs:
+                del self._subscribers[table_id]
+
+    def subscribers(self, table_id: str) -> int:
+        return len(self._subscribers.get(table_id, ()))
+
+    def publish(self, table_id: str, message: JSON) -> None:
+        for queue in list(self._subscribers.get(table_id, ())):
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self.unsubscribe(table_id, queue)
+                _drain(queue)
+                queue.put_nowait(None)  # tells the stream to end
+
+    def close(self) -> None:
+        """End every stream (shutdown)."""
+        for table_id in list(self._subscribers):
+            for queue in list(self._subscribers.get(table_id, ())):
+                _drain(queue)
+                queue.put_nowait(None)
+        self._subscribers.clear()
+
+
+def _drain(queue: asyncio.Queue[JSON | None]) -> None:
+    while not queue.empty():
+        queue.get_nowait()
+
+
+def sse(message: JSON, seq: int | None = None) -> str:
+    """One server-sent event: ``id:`` (when given) and a single ``data:`` line of JSON."""
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}data: {json.dumps(message, separators=(',', ':'))}\n\n"
+
+
+async def stream_messages(
+    broker: Broker,
+    table_id: str,
+    queue: asyncio.Queue[JSON | None],
+    first: JSON,
+    first_seq: int,
+    heartbeat_s: float,
+) -> AsyncIterator[str]:
+    """The text of one table's event stream: ``first`` (the state when the client connected),
+    then every message published after it, a comment line when idle for ``heartbeat_s``."""
+    try:
+        yield "retry: 1000\n\n"
+        yield sse(first, first_seq)
+        sent = first_seq
+        while True:
+            try:
+                message = await asyncio.wait_for(queue.get(), heartbeat_s)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            if message is None:
+                return
+            seq = int(message.get("seq", 0))
+            if seq <= sent:  # already in the state the client was first sent
+                continue
+            sent = seq
+            yield sse(message, seq)
+    finally:
+        broker.unsubscribe(table_id, queue)

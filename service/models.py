@@ -1,0 +1,69 @@
+"""The database schema: tables and their append-only event logs (SQLAlchemy Core).
+
+A table's state is never stored: it is the rules engine's replay of the table's events. An
+event row is written once and never updated or deleted; an undo or a correction is itself an
+event that the replay honours. ``seq`` numbers a table's events from 1 without gaps and is
+unique per table, so two writers racing for the same table cannot both commit (the loser
+retries). An ``Idempotency-Key`` is unique per table, so a retried POST cannot apply twice.
+
+Schema changes go through Alembic (``service/migrations``); this module is what the latest
+migration creates and what the queries use.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+card_tables = Table(
+    "card_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("options", JSON, nullable=False),
+    # sha256 of the scorer token: a leaked database does not let anyone post to a table
+    Column("scorer_token_hash", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "table_id",
+        String(32),
+        ForeignKey("card_tables.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(32), nullable=False),
+    # the event as the API accepted it (normalised JSON): what export and replay read
+    Column("payload", JSON, nullable=False),
+    # who posted it ("scorer", "referee", ...) and when: the audit trail
+    Column("actor", String(32), nullable=False),
+    Column("idempotency_key", String(200), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "seq"),
+    UniqueConstraint("table_id", "idempotency_key"),
+)

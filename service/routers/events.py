@@ -1,0 +1,69 @@
+"""A table's events: post one (scorer token), read the audit trail, follow the live stream."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from service.live import stream_messages
+from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
+from service.schemas import EventAccepted, EventIn, EventRecordOut
+
+router = APIRouter(prefix="/api/tables/{table_id}", tags=["events"])
+
+
+@router.post(
+    "/events",
+    responses={
+        200: {"model": EventAccepted, "description": "accepted and committed: the new state"},
+        401: {"description": "no bearer token"},
+        403: {"description": "not this table's scorer token"},
+        409: {"description": "impossible now (the rule's reason in `detail`)"},
+        422: {"description": "malformed (the field in `detail[].loc`)"},
+    },
+)
+async def post_event(
+    table: ScorerTableDep,
+    store: StoreDep,
+    broker: BrokerDep,
+    event: Annotated[EventIn, Body()],
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> JSONResponse:
+    """Add one event to the table's log. It is acknowledged only once committed; a retry
+    with the same ``Idempotency-Key`` applies once and is answered the same way."""
+    payload = event.model_dump(mode="json")
+    done = await run_in_threadpool(store.append, table, payload, "scorer", idempotency_key)
+    record = done.record.as_json()
+    if not done.repeated:
+        broker.publish(
+            table.id,
+            {"kind": "event", "seq": done.record.seq, "event": record, "state": done.state},
+        )
+    return JSONResponse({**done.state, "accepted": record, "repeated": done.repeated})
+
+
+@router.get("/events", response_model=list[EventRecordOut])
+async def list_events(table: TableDep, store: StoreDep, after: int = 0) -> list[EventRecordOut]:
+    """The audit trail: every event as posted (undos and corrections included), who posted
+    it and when."""
+    records = await run_in_threadpool(store.records, table.id, after)
+    return [EventRecordOut(**r.as_json()) for r in records]
+
+
+@router.get("/stream", response_class=StreamingResponse)
+async def stream(
+    table: TableDep, store: StoreDep, broker: BrokerDep, settings: SettingsDep, request: Request
+) -> StreamingResponse:
+    """Server-sent events: first the state (``{"kind": "state", ...}``), then every accepted
+    event with the state after it (``{"kind": "event", "seq", "event", "state"}``)."""
+    queue = broker.subscribe(table.id)  # before the snapshot: nothing falls in between
+    snap = await run_in_threadpool(store.snapshot, table)
+    first = {"kind": "state", "seq": snap.seq, "state": snap.state}
+    return StreamingResponse(
+        stream_messages(broker, table.id, queue, first, snap.seq, settings.stream_heartbeat_s),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,250 @@
+"""The API's pydantic schemas, kept apart from the engine's values.
+
+Inbound events are one discriminated union on ``type``: pydantic answers a malformed event
+(an unknown card code, a missing seat, a field the event does not have) with 422 naming the
+field, before the game sees it. Cards are normalised to their codes (``"10h"`` -> ``"10H"``)
+so that the stored log reads the same however the scorer typed it. Whether the event is
+possible is the engine's question (409), and whether it exists in this game the adapter's
+(:mod:`service.games`, 422).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from rules.cards import Card, Suit
+from rules.errors import RulesError
+
+
+def _card(text: str) -> str:
+    try:
+        return str(Card.parse(text))
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _suit(text: str) -> str:
+    try:
+        return Suit.parse(text).value
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+
+
+CardCode = Annotated[StrictStr, AfterValidator(_card)]
+SuitCode = Annotated[StrictStr, AfterValidator(_suit)]
+Seat = Annotated[StrictInt, Field(ge=0, le=6, description="seat number, clockwise from 0")]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DealIn(_Event):
+    """A deal. ``dealer`` is required for a game's first deal (later ones are checked)."""
+
+    type: Literal["deal"]
+    dealer: Seat | None = None
+    upcard: CardCode | None = Field(
+        None, description="Clabber: the dealer's upcard; Klaberjass/Belote: the trump candidate"
+    )
+    bottom: CardCode | None = Field(
+        None, description="Klaberjass: the stock's bottom card, when shown"
+    )
+    hands: list[list[CardCode]] | None = Field(
+        None, description="the whole deal by seat, when known"
+    )
+
+
+class BidIn(_Event):
+    """A call: ``play``/``pass``/a suit letter (Clabber), ``accept``/``schmeiss``/... (Klaberjass),
+    a number of tricks (Clag)."""
+
+    type: Literal["bid"]
+    seat: Seat
+    bid: StrictStr | StrictInt
+
+
+class PlayIn(_Event):
+    type: Literal["play"]
+    seat: Seat
+    card: CardCode
+
+
+class TrumpIn(_Event):
+    """Clag: the dealer turns the trump card."""
+
+    type: Literal["trump"]
+    card: CardCode
+
+
+class ChooseTrumpIn(_Event):
+    """Clag round 14: the dealer chooses trump (null: no trump, where the ruleset allows it)."""
+
+    type: Literal["choose_trump"]
+    suit: SuitCode | None
+
+
+class NameIn(_Event):
+    """Clag round 12: the player who just played a two names the card it stands for."""
+
+    type: Literal["name"]
+    seat: Seat
+    card: CardCode
+
+
+class DeclareIn(_Event):
+    type: Literal["declare", "show"]
+    seat: Seat
+    cards: list[CardCode] = Field(min_length=1)
+
+
+class AnnounceIn(_Event):
+    type: Literal["announce"]
+    seat: Seat
+    what: StrictStr = Field(min_length=1, max_length=40)
+
+
+class ExchangeDixIn(_Event):
+    type: Literal["exchange_dix"]
+    seat: Seat
+
+
+class ClaimRenegeIn(_Event):
+    type: Literal["claim_renege"]
+    seat: Seat
+    accused: Seat
+    rule: StrictStr = Field("", max_length=80)
+
+
+class RefereeRenegeIn(_Event):
+    type: Literal["referee_renege"]
+    seat: Seat
+    rule: StrictStr = Field(min_length=1, max_length=80)
+    note: StrictStr = Field("", max_length=500)
+
+
+class RenegeRulingIn(_Event):
+    """Confirm or dismiss the proven renege number ``index`` (0-based) of the hand."""
+
+    type: Literal["confirm_renege", "dismiss_renege"]
+    index: StrictInt = Field(ge=0)
+
+
+class MisdealIn(_Event):
+    type: Literal["misdeal"]
+    reason: StrictStr = Field("", max_length=500)
+
+
+GameEventIn = Annotated[
+    DealIn
+    | BidIn
+    | PlayIn
+    | TrumpIn
+    | ChooseTrumpIn
+    | NameIn
+    | DeclareIn
+    | AnnounceIn
+    | ExchangeDixIn
+    | ClaimRenegeIn
+    | RefereeRenegeIn
+    | RenegeRulingIn
+    | MisdealIn,
+    Field(discriminator="type"),
+]
+
+
+class CorrectIn(_Event):
+    """Replace event ``seq`` by ``event``, or remove it (``event`` null). Never deletes rows:
+    the correction is itself an event, and the state is the replay of the corrected log."""
+
+    type: Literal["correct"]
+    seq: StrictInt = Field(ge=1)
+    event: GameEventIn | None
+
+
+class UndoIn(_Event):
+    """Reverse the latest event or correction not yet undone."""
+
+    type: Literal["undo"]
+
+
+EventIn = Annotated[GameEventIn | CorrectIn | UndoIn, Field(discriminator="type")]
+
+
+class TableCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["clabber", "klaberjass", "belote", "clag"]
+    name: StrictStr = Field(min_length=1, max_length=200)
+    players: list[Annotated[StrictStr, Field(min_length=1, max_length=100)]] = Field(
+        min_length=2, max_length=7
+    )
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's ruleset options")
+
+
+class TableCreated(BaseModel):
+    id: str
+    name: str
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    created_at: str
+    scorer_token: str = Field(description="shown once: the bearer token that posts events")
+
+
+class TableSummary(BaseModel):
+    id: str
+    name: str
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    created_at: str
+
+
+class HandOut(BaseModel):
+    """One scored hand (a Clag round). ``set``: the makers were set (bete) in the two-sided
+    games; per seat "missed the contract" in Clag. Game-specific fields follow."""
+
+    model_config = ConfigDict(extra="allow")
+
+    number: int
+    game: int
+    hand: int
+    dealer: int
+    score: list[int]
+    running: list[int]
+    set: bool | list[bool]
+    redeal: bool
+    end: str
+    reneges: list[dict[str, Any]]
+
+
+class TableStateOut(BaseModel):
+    id: str
+    name: str
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    sides: list[list[int]] = Field(description="the seats scoring together, per side")
+    seq: int = Field(description="the last event's sequence number")
+    hands: list[HandOut]
+    totals: list[int] = Field(description="running totals of the game in play, per side")
+    games_won: list[int]
+    games: list[dict[str, Any]]
+    current: dict[str, Any] | None = Field(description="the hand in play (or just finished)")
+
+
+class EventRecordOut(BaseModel):
+    seq: int
+    event: dict[str, Any]
+    actor: str
+    at: str
+
+
+class EventAccepted(TableStateOut):
+    accepted: EventRecordOut
+    repeated: bool = Field(
+        description="true when an earlier POST with this Idempotency-Key applied it"
+    )

@@ -1,0 +1,295 @@
+"""The tables and their event logs in the database, and the replayed state of each table.
+
+Writes are serialised per table (a lock in this process; the ``(table_id, seq)`` unique key
+between processes: a writer that loses the race retries on the fresh log). An event is
+validated by applying it to the replayed state *before* it is inserted, in the same
+transaction, so the log only ever holds events the engine accepted, and the caller is told
+"accepted" only after the commit.
+
+Each table's replay is cached, keyed on its last sequence number: a read checks the number in
+the database and replays only what is new (several workers may share the database).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from service.db import read_transaction, write_transaction
+from service.games import CONTROL_TYPES, JSON, TableSession, effective_log
+from service.models import card_tables, events
+from service.sheet import table_state
+
+WRITE_ATTEMPTS = 5
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeta:
+    id: str
+    name: str
+    game: str
+    players: tuple[str, ...]
+    options: JSON
+    token_hash: str
+    created_at: datetime
+
+    def as_json(self) -> JSON:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "created_at": self.created_at.isoformat(),
+        }
+
+    def token_ok(self, token: str) -> bool:
+        return hmac.compare_digest(hash_token(token), self.token_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table replayed up to ``seq``: its raw log, the effective log, the engine states."""
+
+    meta: TableMeta
+    seq: int
+    raw: tuple[tuple[int, JSON], ...]
+    effective: tuple[tuple[int, JSON], ...]
+    session: TableSession
+    state: JSON = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, meta: TableMeta) -> Snapshot:
+        session = TableSession.new(meta.game, meta.players, meta.options)
+        return cls(meta, 0, (), (), session, table_state(meta.as_json(), session, 0))
+
+    def extend(self, seq: int, payload: JSON) -> Snapshot:
+        """The table after one more event (raises the engine's error if it is impossible)."""
+        raw = self.raw + ((seq, payload),)
+        if payload.get("type") in CONTROL_TYPES:
+            effective = tuple(effective_log(raw))
+            base = TableSession.new(self.meta.game, self.meta.players, self.meta.options)
+            session = base.replay(effective)
+        else:
+            effective = self.effective + ((seq, payload),)
+            session = self.session.apply(payload)
+        state = table_state(self.meta.as_json(), session, seq)
+        return Snapshot(self.meta, seq, raw, effective, session, state)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    seq: int
+    payload: JSON
+    actor: str
+    idempotency_key: str | None
+    created_at: datetime
+
+    def as_json(self) -> JSON:
+        return {
+            "seq": self.seq,
+            "event": self.payload,
+            "actor": self.actor,
+            "at": self.created_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The outcome of a POSTed event: the event, the state after it; ``repeated`` when an
+    earlier POST with the same Idempotency-Key had already applied it."""
+
+    record: EventRecord
+    state: JSON
+    repeated: bool
+
+
+class IdempotencyMismatch(ValueError):
+    """An Idempotency-Key reused for a different event."""
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._metas: dict[str, TableMeta] = {}
+        self._snapshots: dict[str, Snapshot] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _lock(self, table_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def create_table(
+        self, name: str, game: str, players: list[str], options: JSON
+    ) -> tuple[TableMeta, str]:
+        """A new table and its scorer token (shown once; only its hash is stored). The game,
+        players and options are checked by building the table's session first."""
+        TableSession.new(game, players, options)
+        token = secrets.token_urlsafe(24)
+        meta = TableMeta(
+            secrets.token_hex(8),
+            name,
+            game,
+            tuple(players),
+            dict(options),
+            hash_token(token),
+            now(),
+        )
+        with write_transaction(self.engine) as conn:
+            conn.execute(
+                insert(card_tables).values(
+                    id=meta.id,
+                    name=meta.name,
+                    game=meta.game,
+                    players=list(meta.players),
+                    options=meta.options,
+                    scorer_token_hash=meta.token_hash,
+                    created_at=meta.created_at,
+                )
+            )
+        self._metas[meta.id] = meta
+        return meta, token
+
+    def meta(self, table_id: str) -> TableMeta | None:
+        found = self._metas.get(table_id)
+        if found is not None:
+            return found
+        with read_transaction(self.engine) as conn:
+            row = conn.execute(select(card_tables).where(card_tables.c.id == table_id)).first()
+        if row is None:
+            return None
+        created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        meta = TableMeta(
+            row.id, row.name, row.game, tuple(row.players), dict(row.options),
+            row.scorer_token_hash, created,
+        )  # fmt: skip
+        self._metas[table_id] = meta
+        return meta
+
+    def list_tables(self) -> list[TableMeta]:
+        with read_transaction(self.engine) as conn:
+            ids = conn.execute(
+                select(card_tables.c.id).order_by(card_tables.c.created_at)
+            ).scalars()
+            wanted = list(ids)
+        return [m for m in (self.meta(i) for i in wanted) if m is not None]
+
+    # -- reading the log ---------------------------------------------------------------------
+
+    def records(self, table_id: str, after: int = 0) -> list[EventRecord]:
+        with read_transaction(self.engine) as conn:
+            return _records(conn, table_id, after)
+
+    def snapshot(self, meta: TableMeta) -> Snapshot:
+        """The table's state as of the latest committed event."""
+        with read_transaction(self.engine) as conn:
+            return self._fresh(conn, meta)
+
+    def _fresh(self, conn: Connection, meta: TableMeta) -> Snapshot:
+        cached = self._snapshots.get(meta.id) or Snapshot.empty(meta)
+        last = conn.execute(
+            select(func.max(events.c.seq)).where(events.c.table_id == meta.id)
+        ).scalar()
+        if (last or 0) != cached.seq:
+            for rec in _records(conn, meta.id, cached.seq):
+                cached = cached.extend(rec.seq, rec.payload)
+        self._snapshots[meta.id] = cached
+        return cached
+
+    def state_at(self, meta: TableMeta, seq: int) -> JSON:
+        """The state right after event ``seq`` (an uncached replay: for repeated POSTs)."""
+        snap = Snapshot.empty(meta)
+        for rec in self.records(meta.id):
+            if rec.seq > seq:
+                break
+            snap = snap.extend(rec.seq, rec.payload)
+        return snap.state
+
+    # -- appending -------------------------------------------------------------------------------
+
+    def append(
+        self, meta: TableMeta, payload: JSON, actor: str, idempotency_key: str | None = None
+    ) -> Appended:
+        """Validate ``payload`` against the replayed table and commit it as the next event.
+
+        Raises the engine's ``RulesError``, a ``FieldError``, or :class:`IdempotencyMismatch`;
+        nothing is written then."""
+        with self._lock(meta.id):
+            for attempt in range(WRITE_ATTEMPTS):
+                try:
+                    return self._append_once(meta, payload, actor, idempotency_key)
+                except IntegrityError:
+                    # another process committed first (same seq or same key): start again
+                    self._snapshots.pop(meta.id, None)
+                    if attempt == WRITE_ATTEMPTS - 1:
+                        raise
+            raise AssertionError("unreachable")
+
+    def _append_once(self, meta: TableMeta, payload: JSON, actor: str, key: str | None) -> Appended:
+        with write_transaction(self.engine) as conn:
+            done = None if key is None else _by_key(conn, meta.id, key)
+            if done is not None:
+                if done.payload != payload:
+                    raise IdempotencyMismatch(
+                        f"Idempotency-Key {key!r} was used for event {done.seq} "
+                        f"({done.payload!r}), not for this one ({payload!r})"
+                    )
+            else:
+                snap = self._fresh(conn, meta)
+                new = snap.extend(snap.seq + 1, payload)
+                record = EventRecord(new.seq, payload, actor, key, now())
+                conn.execute(
+                    insert(events).values(
+                        table_id=meta.id,
+                        seq=record.seq,
+                        type=str(payload.get("type")),
+                        payload=payload,
+                        actor=actor,
+                        idempotency_key=key,
+                        created_at=record.created_at,
+                    )
+                )
+        if done is not None:
+            return Appended(done, self.state_at(meta, done.seq), True)
+        self._snapshots[meta.id] = new
+        return Appended(record, new.state, False)
+
+
+def _by_key(conn: Connection, table_id: str, key: str) -> EventRecord | None:
+    row = conn.execute(
+        select(events).where(events.c.table_id == table_id, events.c.idempotency_key == key)
+    ).first()
+    return None if row is None else _record(row)
+
+
+def _record(r: Any) -> EventRecord:
+    created = r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC)
+    return EventRecord(r.seq, r.payload, r.actor, r.idempotency_key, created)
+
+
+def _records(conn: Connection, table_id: str, after: int) -> list[EventRecord]:
+    rows = conn.execute(
+        select(events)
+        .where(events.c.table_id == table_id, events.c.seq > after)
+        .order_by(events.c.seq)
+    )
+    return [_record(r) for r in rows]

@@ -1,0 +1,107 @@
+"""Helpers for the service tests: engine events as API JSON, a real server in a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI
+
+from rules.clabber import Deal as ClabberDeal
+from rules.clag import ChooseTrump, Contract, NameWild, TurnTrump
+from rules.clag import Deal as ClagDeal
+from rules.events import Bid, Play
+from rules.klaberjass import Deal as KlaberjassDeal
+
+PLAYERS4 = ["Ann", "Bob", "Cy", "Di"]
+
+# rules.md Clabber, hand-checked (tests/rules/clabber_deals.py BASE): dealer 3, upcard 9H,
+# seat 0 says "play". Trick points 128 / 34; team 1 wins the meld contest with a fifty (50)
+# and holds bella (20): 128 against 104, the makers are not set.
+BASE_DEALER = 3
+BASE_PLAYS = "JH QH 10H 9H  AH KH JS 9D  10S AS QS 10C  10D KD JC AD  KS 9S QD QC  9C JD AC KC"
+BASE_SCORE = [128, 104]
+
+
+def base_hand_events() -> list[dict[str, Any]]:
+    """The BASE hand as the API's events (a camera's view: no hands in the deal)."""
+    out: list[dict[str, Any]] = [{"type": "deal", "dealer": BASE_DEALER, "upcard": "9H"}]
+    out.append({"type": "bid", "seat": 0, "bid": "play"})
+    seat = 0  # the dealer's left leads; the engine checks every later turn
+    winners = [0, 0, 1, 0, 0, 2]
+    cards = BASE_PLAYS.split()
+    for trick in range(6):
+        for i in range(4):
+            out.append({"type": "play", "seat": (seat + i) % 4, "card": cards[trick * 4 + i]})
+        seat = winners[trick]
+    return out
+
+
+def to_json(event: object, dealer: int | None = None) -> dict[str, Any]:
+    """An engine event as the API's JSON event (hands left out, as a camera sees it)."""
+    if isinstance(event, ClabberDeal | KlaberjassDeal):
+        out: dict[str, Any] = {"type": "deal", "dealer": event.dealer}
+        if event.upcard is not None:
+            out["upcard"] = str(event.upcard)
+        return out
+    if isinstance(event, ClagDeal):
+        return {"type": "deal", "dealer": dealer}
+    if isinstance(event, Bid):
+        return {"type": "bid", "seat": event.seat, "bid": event.call}
+    if isinstance(event, Contract):
+        return {"type": "bid", "seat": event.seat, "bid": event.tricks}
+    if isinstance(event, Play):
+        return {"type": "play", "seat": event.seat, "card": str(event.card)}
+    if isinstance(event, TurnTrump):
+        return {"type": "trump", "card": str(event.card)}
+    if isinstance(event, ChooseTrump):
+        return {"type": "choose_trump", "suit": None if event.suit is None else event.suit.value}
+    if isinstance(event, NameWild):
+        return {"type": "name", "seat": event.seat, "card": str(event.named)}
+    raise TypeError(f"no JSON form for {event!r}")
+
+
+def free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def free_port() -> int:
+    with free_socket() as sock:
+        return int(sock.getsockname()[1])
+
+
+class ThreadServer:
+    """A real uvicorn server for ``app`` in a background thread, on a port the OS chose."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.sock = free_socket()
+        self.port = int(self.sock.getsockname()[1])
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
