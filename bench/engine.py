@@ -3,8 +3,9 @@
 Each run deals, bids and plays N random-but-lawful hands through the event-driven
 :class:`rules.clabber.HandState` (hidden hands: the engine learns every card as it is played)
 and scores each one; a second figure replays hand records through ``score_record``.
-Prints the median of several runs. Usage: ``.venv/bin/python bench/engine.py [--hands N]
-[--runs R]``.
+Then Klaberjass hands/s, and Clag random-play deals/s beside OpenSpiel's ``oh_hell`` on the
+same deals with their ratio (``bench/engine_clag.py``). Prints the median of several runs.
+Usage: ``.venv/bin/python bench/engine.py [--hands N] [--runs R]``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules.clabber.records import score_record  # noqa: E402
 from rules.clabber.scoring import hand_result  # noqa: E402
 from rules.clabber.simulate import hand_record, simulate_hand  # noqa: E402
+from rules.klaberjass.scoring import score_hand as klaberjass_score  # noqa: E402
+from rules.klaberjass.simulate import simulate_hand as klaberjass_hand  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import engine_clag  # noqa: E402
 
 
 def play_and_score(hands: int, seed: int, known: bool) -> float:
@@ -28,6 +34,14 @@ def play_and_score(hands: int, seed: int, known: bool) -> float:
     start = time.perf_counter()
     for i in range(hands):
         hand_result(simulate_hand(rng, i % 4, known_deal=known).state)
+    return hands / (time.perf_counter() - start)
+
+
+def klaberjass_play_and_score(hands: int, seed: int) -> float:
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for i in range(hands):
+        klaberjass_score(klaberjass_hand(rng, dealer=i % 2).state)
     return hands / (time.perf_counter() - start)
 
 
@@ -57,6 +71,11 @@ def main() -> None:
     print(
         f"clabber score_record (hand records):         {statistics.median(recs):8.0f} hands/s (median of {args.runs})"
     )
+    kj = [klaberjass_play_and_score(args.hands, run) for run in range(args.runs)]
+    print(
+        f"klaberjass random play + scoring:            {statistics.median(kj):8.0f} hands/s (median of {args.runs})"
+    )
+    engine_clag.run(print, repeats=args.runs)
 
 
 if __name__ == "__main__":
