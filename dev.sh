@@ -42,10 +42,12 @@ setup() {
   stamp="$VENV/.installed-$(printf '%s' "$key" | cksum | cut -d' ' -f1)"
   if [ ! -f "$stamp" ]; then
     log "installing trickcam${extras:+[$extras]}"
-    if [[ "$extras" == *train* ]]; then
-      "$VENV/bin/python" -m pip install -q "$TORCH_SPEC"
+    local pkgs=(-e ".${extras:+[$extras]}")
+    [[ "$extras" == *train* ]] && pkgs=("$TORCH_SPEC" "${pkgs[@]}")
+    if ! "$VENV/bin/python" -m pip install -q "${pkgs[@]}" >"$VENV/install.log" 2>&1; then
+      tail -n 30 "$VENV/install.log" >&2
+      log "installing failed; the whole log is $VENV/install.log"; exit 1
     fi
-    "$VENV/bin/python" -m pip install -q -e ".${extras:+[$extras]}"
     touch "$stamp"
   fi
 }
