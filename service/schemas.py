@@ -230,7 +230,9 @@ class TableStateOut(BaseModel):
     sides: list[list[int]] = Field(description="the seats scoring together, per side")
     seq: int = Field(description="the last event's sequence number")
     hands: list[HandOut]
-    totals: list[int] = Field(description="running totals of the game in play, per side")
+    totals: list[int] = Field(
+        description="running totals per side of the latest game (final once it is won)"
+    )
     games_won: list[int]
     games: list[dict[str, Any]]
     current: dict[str, Any] | None = Field(description="the hand in play (or just finished)")

@@ -55,7 +55,6 @@ def table_state(meta: Mapping[str, Any], session: TableSession, seq: int) -> JSO
         game_hands = [h for h in hands if h["game"] == number]
         totals = game_hands[-1]["running"] if game_hands else [0] * len(sides)
         games.append({"number": number, "over": over, "winners": winners, "totals": totals})
-    current_game = games[-1] if games and not games[-1]["over"] else None
     return {
         "id": meta["id"],
         "name": meta["name"],
@@ -65,7 +64,8 @@ def table_state(meta: Mapping[str, Any], session: TableSession, seq: int) -> JSO
         "sides": sides,
         "seq": seq,
         "hands": hands,
-        "totals": current_game["totals"] if current_game else [0] * len(sides),
+        # the latest game's totals: final once it is won, until the next game's first deal
+        "totals": games[-1]["totals"] if games else [0] * len(sides),
         "games_won": games_won,
         "games": games,
         "current": spec.current(session.games[-1]) if session.games else None,

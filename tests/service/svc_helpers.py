@@ -13,8 +13,9 @@ from fastapi import FastAPI
 from rules.clabber import Deal as ClabberDeal
 from rules.clag import ChooseTrump, Contract, NameWild, TurnTrump
 from rules.clag import Deal as ClagDeal
-from rules.events import Bid, Play
+from rules.events import Announce, Bid, Declare, Play, Show
 from rules.klaberjass import Deal as KlaberjassDeal
+from rules.klaberjass import ExchangeDix
 
 PLAYERS4 = ["Ann", "Bob", "Cy", "Di"]
 
@@ -46,7 +47,16 @@ def to_json(event: object, dealer: int | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "deal", "dealer": event.dealer}
         if event.upcard is not None:
             out["upcard"] = str(event.upcard)
+        if getattr(event, "bottom", None) is not None:
+            out["bottom"] = str(event.bottom)  # type: ignore[union-attr]
         return out
+    if isinstance(event, ExchangeDix):
+        return {"type": "exchange_dix", "seat": event.seat}
+    if isinstance(event, Declare | Show):
+        kind = "declare" if isinstance(event, Declare) else "show"
+        return {"type": kind, "seat": event.seat, "cards": [str(c) for c in event.cards]}
+    if isinstance(event, Announce):
+        return {"type": "announce", "seat": event.seat, "what": event.what}
     if isinstance(event, ClagDeal):
         return {"type": "deal", "dealer": dealer}
     if isinstance(event, Bid):
