@@ -1,0 +1,127 @@
+"""Game-aware decoding of the classifier's distribution (vision.decode)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.cards import DECK_24, DECK_52, Card, Suit
+from vision.decode import (
+    CONFIRM_RATIO,
+    LABELS,
+    DecodeError,
+    Knowledge,
+    combine,
+    decode,
+    face_probability,
+    one_hot,
+)
+
+CLABBER = Knowledge(deck=frozenset(DECK_24))
+
+
+def mix(**weights: float) -> np.ndarray:
+    """A distribution with the given weights on card codes, the rest spread thinly."""
+    p = np.full(len(LABELS), 1e-4)
+    for code, w in weights.items():
+        p[LABELS.index(code.replace("_", ""))] = w
+    return p / p.sum()
+
+
+@pytest.mark.parametrize(
+    ("rule", "probs", "knowledge", "expected"),
+    [
+        ("a confident reading stands", mix(JH=0.97, QH=0.02), CLABBER, "JH"),
+        (
+            "a card outside the deck in use (a 2 in Clabber) is impossible",
+            mix(_2H=0.6, AH=0.35),
+            CLABBER,
+            "AH",
+        ),
+        (
+            "a card already played cannot be played again",
+            mix(KS=0.7, KC=0.25),
+            Knowledge(frozenset(DECK_24), played=frozenset({Card.parse("KS")})),
+            "KC",
+        ),
+        (
+            "a card known to lie elsewhere (Clag's trump card) is never a play",
+            mix(_7H=0.8, _7D=0.15),
+            Knowledge(frozenset(DECK_52), elsewhere=frozenset({Card.parse("7H")})),
+            "7D",
+        ),
+        (
+            "a void suit breaks a near tie",
+            mix(_9S=0.5, _9C=0.45),
+            Knowledge(frozenset(DECK_24), void=frozenset({Suit.SPADES})),
+            "9C",
+        ),
+        (
+            "a void suit never overrules a confident reading: the renege stays visible",
+            mix(_9S=0.95, _9C=0.03),
+            Knowledge(frozenset(DECK_24), void=frozenset({Suit.SPADES})),
+            "9S",
+        ),
+    ],  # fmt: skip
+)
+def test_decoding_rules(rule: str, probs: np.ndarray, knowledge: Knowledge, expected: str) -> None:
+    assert str(decode(probs, knowledge).card) == expected, rule
+
+
+def test_close_readings_are_marked_with_the_two_cards_in_doubt() -> None:
+    r = decode(mix(QD=0.5, QH=0.4), CLABBER)
+    assert r.confirm and r.doubt == (Card.parse("QD"), Card.parse("QH"))
+    assert "QD" in r.reason and "QH" in r.reason
+    sure = decode(mix(QD=0.9, QH=0.05), CLABBER)
+    assert not sure.confirm and sure.doubt is None
+
+
+def test_a_reading_the_void_prior_changed_is_marked_naming_the_renege() -> None:
+    r = decode(mix(_9S=0.55, _9C=0.4), Knowledge(frozenset(DECK_24), void=frozenset({Suit.SPADES})))
+    assert r.card == Card.parse("9C")
+    assert r.confirm and r.doubt == (Card.parse("9C"), Card.parse("9S"))
+    assert "renege" in r.reason
+
+
+def test_back_and_none_are_not_faces() -> None:
+    p = np.zeros(len(LABELS))
+    p[LABELS.index("back")] = 0.9
+    p[LABELS.index("AS")] = 0.1
+    assert face_probability(p) == pytest.approx(0.1)
+    assert face_probability(one_hot("AS")) > 0.99
+
+
+def test_errors_quote_the_problem() -> None:
+    with pytest.raises(DecodeError, match="expected 54"):
+        decode(np.ones(10), CLABBER)
+    with pytest.raises(DecodeError, match="no card is possible"):
+        decode(one_hot("AS"), Knowledge(frozenset(DECK_24), played=frozenset(DECK_24)))
+
+
+def test_combining_two_agreeing_readings_sharpens_them() -> None:
+    a = mix(JH=0.6, JD=0.3)
+    both = combine([a, a, mix(JH=0.7, JD=0.2)])
+    assert int(np.argmax(both)) == LABELS.index("JH")
+    assert both.sum() == pytest.approx(1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    played=st.sets(st.sampled_from(DECK_24), max_size=20),
+    void=st.sets(st.sampled_from(list(Suit)), max_size=3),
+)
+def test_the_reading_is_always_a_card_the_game_allows(
+    seed: int, played: set[Card], void: set[Suit]
+) -> None:
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(len(LABELS), 0.3))
+    k = Knowledge(frozenset(DECK_24), played=frozenset(played), void=frozenset(void))
+    r = decode(probs, k)
+    assert r.card in DECK_24 and r.card not in played
+    assert 0.0 < r.probability <= 1.0
+    # a play is marked exactly when the runner-up is close or the void prior decided
+    if not r.confirm:
+        assert r.runner_up_probability < CONFIRM_RATIO * r.probability

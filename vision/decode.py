@@ -1,0 +1,173 @@
+"""Read a played card with the game's help: the classifier's distribution times what the game knows.
+
+Why: the classifier sees one corner index; the game state knows much more. A card outside the
+deck in use (a 2 in Clabber), a card already played this hand, or a card known to lie elsewhere
+(Clag's turned trump card) cannot be the card just played: those readings get probability 0.
+A card of a suit the player has shown he is out of is *unlikely* but possible: playing it is a
+renege, and a renege must stay detectable. So a void suit is only a soft prior
+(:data:`VOID_PRIOR`): it breaks near-ties, never overrules a confident reading, and whenever it
+changes the reading the play is marked for confirmation with both cards named.
+
+The most probable consistent reading is chosen; when the runner-up is close
+(:data:`CONFIRM_RATIO`) the play is marked for confirmation and the two cards in doubt are named.
+Pure logic: numpy arrays in, frozen values out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.cards import DECK_52, Card, Suit
+
+CARD_LABELS: tuple[Card, ...] = DECK_52
+"""The classifier's first 52 outputs are these cards (``vision.preprocess.LABELS`` order)."""
+
+VOID_PRIOR = 0.15
+"""Prior weight of a card of a suit the seat has shown it is out of (a renege if played)."""
+
+CONFIRM_RATIO = 0.25
+"""Mark a play for confirmation when the second reading has at least this fraction of the
+probability of the first."""
+
+NOT_A_FACE = 0.5
+"""A find whose probability of ``back`` + ``none`` exceeds this is not a face-up card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What the game knows when a card is played (all optional but ``deck``)."""
+
+    deck: frozenset[Card]
+    """The cards in use (24 in Clabber, 32 in Klaberjass, 52 in Clag)."""
+    played: frozenset[Card] = frozenset()
+    """Cards already played this hand: none can be played again."""
+    elsewhere: frozenset[Card] = frozenset()
+    """Cards known not to be in any hand (Clag's turned trump card)."""
+    void: frozenset[Suit] = frozenset()
+    """Suits the playing seat has shown it is out of (soft: playing one is a renege)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A decoded play: the card and the evidence for it."""
+
+    card: Card
+    probability: float
+    """Posterior probability of ``card`` after the game's priors."""
+    raw_best: str
+    """The classifier's own most probable label (a card code, ``back`` or ``none``)."""
+    raw_confidence: float
+    runner_up: Card | None
+    runner_up_probability: float
+    confirm: bool
+    """The reading is in doubt: a person should confirm it (see :attr:`doubt`)."""
+    doubt: tuple[Card, Card] | None
+    """The two cards in doubt (best first) when :attr:`confirm`."""
+    reason: str
+    """Why the play is marked (empty when it is not)."""
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "card": str(self.card),
+            "probability": round(self.probability, 4),
+            "raw_best": self.raw_best,
+            "raw_confidence": round(self.raw_confidence, 4),
+            "runner_up": None if self.runner_up is None else str(self.runner_up),
+            "runner_up_probability": round(self.runner_up_probability, 4),
+            "confirm": self.confirm,
+            "doubt": None if self.doubt is None else [str(c) for c in self.doubt],
+            "reason": self.reason,
+        }
+
+
+class DecodeError(ValueError):
+    """A distribution that cannot be decoded (wrong length, or no card possible at all)."""
+
+
+def _labels() -> tuple[str, ...]:
+    return tuple(str(c) for c in CARD_LABELS) + ("back", "none")
+
+
+LABELS = _labels()
+
+
+def prior(knowledge: Knowledge) -> np.ndarray:
+    """The game's prior over the 52 cards (not normalised)."""
+    weights = np.zeros(len(CARD_LABELS), np.float64)
+    for i, c in enumerate(CARD_LABELS):
+        if c not in knowledge.deck or c in knowledge.played or c in knowledge.elsewhere:
+            continue
+        weights[i] = VOID_PRIOR if c.suit in knowledge.void else 1.0
+    return weights
+
+
+def face_probability(probs: Sequence[float] | np.ndarray) -> float:
+    """Probability that the find is a face-up card (not a back, not 'not a card')."""
+    p = np.asarray(probs, np.float64)
+    return float(p[: len(CARD_LABELS)].sum() / max(p.sum(), 1e-12))
+
+
+def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:
+    """The most probable card consistent with ``knowledge`` (see the module docstring)."""
+    p = np.asarray(probs, np.float64).ravel()
+    if p.shape[0] not in (len(CARD_LABELS), len(LABELS)):
+        raise DecodeError(
+            f"expected {len(LABELS)} probabilities (52 cards, back, none), got {p.shape[0]}"
+        )
+    raw_i = int(np.argmax(p))
+    raw_best, raw_conf = LABELS[raw_i], float(p[raw_i] / max(p.sum(), 1e-12))
+    cards = np.clip(p[: len(CARD_LABELS)], 0.0, None) + 1e-9  # every card keeps a trace
+    weights = prior(knowledge)
+    if not weights.any():
+        raise DecodeError("no card is possible: every card of the deck is played or placed")
+    post = cards * weights
+    post /= post.sum()
+    order = np.argsort(-post)
+    best, second = int(order[0]), int(order[1])
+    p1, p2 = float(post[best]), float(post[second])
+    card, runner = CARD_LABELS[best], CARD_LABELS[second] if p2 > 0 else None
+    confirm, reason = False, ""
+    # what the classifier and the hard constraints alone say (without the void prior)
+    hard = cards * (weights > 0)
+    hard_best = CARD_LABELS[int(np.argmax(hard))]
+    if hard_best != card:
+        confirm, reason = (
+            True,
+            f"{hard_best} would be a renege (seat out of {hard_best.suit.name.lower()})",
+        )
+        runner, p2 = hard_best, float(post[CARD_LABELS.index(hard_best)])
+    elif runner is not None and p2 >= CONFIRM_RATIO * p1:
+        confirm, reason = True, f"{card} and {runner} are close ({p1:.2f} vs {p2:.2f})"
+    return Reading(
+        card=card,
+        probability=p1,
+        raw_best=raw_best,
+        raw_confidence=raw_conf,
+        runner_up=runner,
+        runner_up_probability=p2,
+        confirm=confirm,
+        doubt=(card, runner) if confirm and runner is not None else None,
+        reason=reason,
+    )
+
+
+def combine(distributions: Iterable[Sequence[float] | np.ndarray]) -> np.ndarray:
+    """Several readings of the same card (frames, corners) as one: normalised geometric mean."""
+    rows = [np.asarray(d, np.float64).ravel() for d in distributions]
+    if not rows:
+        raise DecodeError("no distribution to combine")
+    log = np.mean([np.log(np.clip(r, 0, None) + 1e-6) for r in rows], axis=0)
+    out = np.exp(log - log.max())
+    return out / out.sum()
+
+
+def one_hot(card: Card | str, confidence: float = 1.0) -> np.ndarray:
+    """A 54-way distribution putting ``confidence`` on ``card`` and spreading the rest evenly
+    (tests and rendered-truth checks)."""
+    c = Card.parse(card) if isinstance(card, str) else card
+    out = np.full(len(LABELS), (1.0 - confidence) / (len(LABELS) - 1), np.float64)
+    out[CARD_LABELS.index(c)] = confidence
+    return out

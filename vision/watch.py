@@ -1,0 +1,358 @@
+"""The pipeline loop: frames in, plays and tricks out, the hand record at the end.
+
+Per frame only the motion gate runs (a 160-pixel grey copy, a difference, a grid). Detection
+runs when the table settles (or now and then while something keeps moving), and the classifier
+reads only cards that have just come to rest. Each arrival is then one of:
+
+* a *fixture*: before the first lead, the card the game says lies face up (Clabber's upcard,
+  Klaberjass's candidate, Clag's turned trump card) is not a play;
+* a *play*: its seat is the side of the table it lies on (the seat to move wins a near tie);
+  its card is decoded with the game's knowledge (:mod:`vision.decode`);
+* nothing: a card back or something that is not a card.
+
+A trick is complete when every player has played to it, and gathered when its cards have left
+the table. A person's correction of a misread play is an event in the log
+(:class:`Correction`), and the record is the replay of the log: nothing is edited in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rules.cards import Card, Suit
+from vision.decode import Knowledge, Reading, combine, decode, face_probability
+from vision.games import GameSpec
+from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes, same_card
+
+Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
+"""Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
+
+SEAT_TIE_DEGREES = 12.0
+"""A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
+move: the card lies near the border of two sides."""
+
+
+@dataclass
+class PlayEvent:
+    """A card played, with its evidence."""
+
+    index: int
+    seat: int
+    card: Card
+    t: float
+    trick: int
+    """1-based trick number."""
+    reading: Reading
+    probs: np.ndarray
+    crop: np.ndarray
+    quad: np.ndarray
+    track_id: int
+    seat_note: str = ""
+
+    @property
+    def confirm(self) -> bool:
+        return self.reading.confirm or bool(self.seat_note)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "card": str(self.card),
+            "t": round(self.t, 3),
+            "trick": self.trick,
+            "confidence": round(self.reading.probability, 4),
+            "confirm": self.confirm,
+            "doubt": None if self.reading.doubt is None else [str(c) for c in self.reading.doubt],
+            "reason": "; ".join(r for r in (self.reading.reason, self.seat_note) if r),
+            "quad": [
+                [round(float(x), 1), round(float(y), 1)]
+                for x, y in np.asarray(self.quad).reshape(4, 2)
+            ],
+            "distribution": {k: round(float(v), 4) for k, v in _top(self.probs, 5)},
+        }
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A person says play number ``index`` was ``card`` (a replayable event)."""
+
+    index: int
+    card: Card
+    t: float = 0.0
+    by: str = ""
+
+
+@dataclass
+class TrickDone:
+    number: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+    gathered: bool = False
+
+
+@dataclass
+class WatchEvent:
+    """What the watcher reports as it happens: ``kind`` is play, trick, gathered, fixture, note."""
+
+    kind: str
+    t: float
+    play: PlayEvent | None = None
+    trick: TrickDone | None = None
+    text: str = ""
+
+
+def _top(probs: np.ndarray, k: int) -> list[tuple[str, float]]:
+    from vision.decode import LABELS
+
+    p = np.asarray(probs, np.float64).ravel()
+    order = np.argsort(-p)[:k]
+    return [(LABELS[i], float(p[i])) for i in order]
+
+
+@dataclass
+class HandLog:
+    """The event log of one hand: plays as seen, corrections; tricks are its replay."""
+
+    spec: GameSpec
+    plays: list[PlayEvent] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+
+    def cards(self) -> list[tuple[int, Card]]:
+        """(seat, card) per play, corrections applied in order."""
+        out = [(p.seat, p.card) for p in self.plays]
+        for c in self.corrections:
+            if 0 <= c.index < len(out):
+                out[c.index] = (out[c.index][0], c.card)
+        return out
+
+    def tricks(self) -> tuple[list[TrickDone], list[tuple[int, Card]]]:
+        """Complete tricks (with winners) and the plays of the trick in progress."""
+        done: list[TrickDone] = []
+        current: list[tuple[int, Card]] = []
+        n = self.spec.players
+        for seat, card in self.cards():
+            current.append((seat, card))
+            if len(current) == n:
+                cards = tuple(c for _, c in current)
+                seats = tuple(s for s, _ in current)
+                winner = seats[self.spec.winner(cards)]
+                done.append(TrickDone(len(done) + 1, seats, cards, winner, self.spec.points(cards)))
+                current = []
+        return done, current
+
+    def to_move(self) -> int:
+        done, current = self.tricks()
+        if current:
+            return (current[-1][0] + 1) % self.spec.players
+        return done[-1].winner if done else self.spec.first_leader
+
+    def voids(self, seat: int) -> frozenset[Suit]:
+        out: set[Suit] = set()
+        done, current = self.tricks()
+        for t in done:
+            for k, (s, c) in enumerate(zip(t.seats, t.cards, strict=True)):
+                if s == seat:
+                    out |= self.spec.voids(c, t.cards[:k])
+        for k, (s, c) in enumerate(current):
+            if s == seat:
+                out |= self.spec.voids(c, [cc for _, cc in current[:k]])
+        return frozenset(out)
+
+    def record(self) -> dict[str, object]:
+        done, current = self.tricks()
+        tricks = [list(t.cards) for t in done]
+        if current:
+            tricks.append([c for _, c in current])
+        return self.spec.record(tricks)
+
+    def running_score(self) -> list[int]:
+        done, _ = self.tricks()
+        score = [0] * self.spec.score_keys()
+        for t in done:
+            score[t.winner % 2 if self.spec.teams else t.winner] += t.points
+        return score
+
+    def correct(self, index: int, card: Card | str, by: str = "", t: float = 0.0) -> Correction:
+        if not 0 <= index < len(self.plays):
+            raise IndexError(f"play {index}: the log has {len(self.plays)} plays")
+        c = Correction(index, Card.parse(card) if isinstance(card, str) else card, t, by)
+        self.corrections.append(c)
+        return c
+
+
+class Watcher:
+    """Feed frames; get :class:`WatchEvent` values; ``log`` holds the hand."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        reader: Reader,
+        geometry: TableGeometry | None = None,
+        times: TrackerTimes | None = None,
+        detector: Callable[[np.ndarray], object] | None = None,
+    ) -> None:
+        from vision.detect import detect
+
+        self.spec = spec
+        self.reader = reader
+        self.geometry = geometry or TableGeometry.default(spec.players)
+        if self.geometry.players != spec.players:
+            raise ValueError(
+                f"the table file has {self.geometry.players} seats; {spec.game} here has {spec.players}"
+            )
+        self.gate = MotionGate()
+        self.tracker = CardTracker(times, same=self._same)
+        self.labels: dict[int, int] = {}  # track id -> the label index it was read as
+        self.detect = detector or detect
+        self.log = HandLog(spec)
+        self.fixtures_pending = list(spec.fixtures)
+        self.fixture_tracks: set[int] = set()
+        self.ignored_tracks: set[int] = set()
+        self.play_of_track: dict[int, int] = {}
+        self.size = (0, 0)
+        self.detections = 0
+        self.frames = 0
+        self.gathered = 0
+
+    # -- the loop ---------------------------------------------------------------------------
+    def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
+        self.frames += 1
+        self.size = (image.shape[1], image.shape[0])
+        moved = self.gate.update(image, t)
+        self.tracker.note_motion(moved)
+        if not self.tracker.wants_detection(self.gate, t):
+            return []
+        found = self.detect(image)
+        self.detections += 1
+        arrived, left = self.tracker.update(
+            found.quads,
+            found.crops,
+            found.partial,
+            self.gate,
+            t,  # type: ignore[attr-defined]
+        )
+        events: list[WatchEvent] = []
+        for tr in arrived:
+            events.extend(self._arrived(tr, t))
+        for tr in left:
+            events.extend(self._left(tr, t))
+        return events
+
+    def _same(self, tr: Track, crop: np.ndarray) -> bool:
+        """Still the card this track was read as? The classifier decides (10D and 10S look
+        alike to anything cheaper); tracks not read yet compare pictures."""
+        label = self.labels.get(tr.id)
+        if label is None:
+            return same_card(tr.crops[-1], crop)
+        return int(np.argmax(self.reader([crop])[0])) == label
+
+    def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
+        probs = combine(self.reader(tr.crops))
+        self.labels[tr.id] = int(np.argmax(probs))
+        if face_probability(probs) < 0.5:
+            self.ignored_tracks.add(tr.id)
+            return []
+        if self.fixtures_pending and not self.log.plays:
+            cards = probs[:52]
+            best = int(np.argmax(cards))
+            from vision.decode import CARD_LABELS
+
+            for fx in self.fixtures_pending:
+                i = CARD_LABELS.index(fx)
+                if i == best or cards[i] >= 0.3 * cards[best]:
+                    self.fixtures_pending.remove(fx)
+                    self.fixture_tracks.add(tr.id)
+                    return [WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")]
+        return [self._play(tr, probs, t)] + self._trick_events(t)
+
+    def _seat(self, tr: Track) -> tuple[int, str]:
+        dist = self.geometry.distances(tr.centre, self.size)
+        nearest = int(np.argmin(dist))
+        turn = self.log.to_move()
+        _done, current = self.log.tricks()
+        played = {s for s, _ in current}
+        if (
+            nearest != turn
+            and dist[turn] - dist[nearest] <= SEAT_TIE_DEGREES
+            and turn not in played
+        ):
+            return turn, ""
+        if nearest in played:
+            return (
+                turn,
+                f"a card on seat {nearest}'s side, which has played to this trick: given to seat {turn}",
+            )
+        return nearest, ""
+
+    def _play(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent:
+        seat, note = self._seat(tr)
+        played = frozenset(c for _, c in self.log.cards())
+        knowledge = Knowledge(
+            deck=self.spec.deck,
+            played=played,
+            elsewhere=self.spec.elsewhere,
+            void=self.log.voids(seat),
+        )
+        reading = decode(probs, knowledge)
+        done, _ = self.log.tricks()
+        play = PlayEvent(
+            index=len(self.log.plays),
+            seat=seat,
+            card=reading.card,
+            t=tr.first_seen,
+            trick=len(done) + 1,
+            reading=reading,
+            probs=probs,
+            crop=tr.crops[-1],
+            quad=np.asarray(tr.quad),
+            track_id=tr.id,
+            seat_note=note,
+        )
+        self.log.plays.append(play)
+        self.play_of_track[tr.id] = play.index
+        return WatchEvent("play", t, play=play)
+
+    def _trick_events(self, t: float) -> list[WatchEvent]:
+        done, current = self.log.tricks()
+        if not current and done and len(done) * self.spec.players == len(self.log.plays):
+            return [WatchEvent("trick", t, trick=done[-1])]
+        return []
+
+    def _left(self, tr: Track, t: float) -> list[WatchEvent]:
+        if tr.id in self.fixture_tracks:
+            return [WatchEvent("note", t, text="the face-up card was taken up")]
+        index = self.play_of_track.get(tr.id)
+        if index is None:
+            return []
+        done, _ = self.log.tricks()
+        number = self.log.plays[index].trick
+        trick_ids = [p.track_id for p in self.log.plays if p.trick == number]
+        gone = {i for i in trick_ids if all(tt.id != i for tt in self.tracker.live())}
+        if number <= len(done) and len(gone) == len(trick_ids) and number > self.gathered:
+            self.gathered = number
+            trick = done[number - 1]
+            trick.gathered = True
+            return [WatchEvent("gathered", t, trick=trick)]
+        return []
+
+    @property
+    def complete(self) -> bool:
+        done, current = self.log.tricks()
+        return len(done) >= self.spec.tricks and not current
+
+
+def classifier_reader(model_path: str | None = None, threads: int = 1) -> Reader:
+    """The shipped ONNX classifier as a :data:`Reader`."""
+    from vision.classify import MODEL_PATH, CardClassifier
+
+    clf = CardClassifier(model_path or MODEL_PATH, threads=threads)
+
+    def read(crops: Sequence[np.ndarray]) -> np.ndarray:
+        return clf.read_cards(np.stack(list(crops))).probs
+
+    return read
