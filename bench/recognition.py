@@ -37,7 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.annotate import annotate  # noqa: E402
-from vision.classify import MODEL_PATH, CardClassifier, Readings  # noqa: E402
+from vision.classify import (  # noqa: E402
+    MODEL_PATH,
+    PARTIAL_THRESHOLD,
+    CardClassifier,
+    Readings,
+)
 from vision.detect import Detections, detect  # noqa: E402
 from vision.recognize import finds_from  # noqa: E402
 
@@ -83,7 +88,8 @@ def _detect_read(
         _CACHE[key] = (det, clf.classify(det) if clf is not None else None)
     det, readings = _CACHE[key]
     if clf is not None and readings is not None:
-        readings = replace(readings, unsure=readings.confidence < clf.threshold)
+        limit = np.where(readings.one_corner, PARTIAL_THRESHOLD, clf.threshold)
+        readings = replace(readings, unsure=readings.confidence < limit)
     return det, readings
 
 

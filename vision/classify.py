@@ -50,6 +50,10 @@ Tuned on the real photographs (bench/recognition.py): correct readings sit above
 always, and the wrong readings seen (fanned cards read from a covered corner) fall below 0.5
 once the two corners are combined."""
 
+PARTIAL_THRESHOLD = 0.9
+"""The threshold for a card hidden in a fan, read from one corner only (no second corner to
+confirm it, and its outline is a guess)."""
+
 CARD_LABELS: frozenset[str] = frozenset(LABELS[:52])
 _EPS = 1e-6
 
@@ -72,6 +76,8 @@ class Readings:
     best: tuple[str, ...]
     confidence: np.ndarray
     unsure: np.ndarray
+    one_corner: np.ndarray
+    """Rows read from one corner (cards hidden in a fan)."""
 
     def __len__(self) -> int:
         return int(self.probs.shape[0])
@@ -169,38 +175,54 @@ class CardClassifier:
         return out if is_prob else _softmax(out)
 
     def read_cards(
-        self, cards: np.ndarray, alternatives: dict[int, np.ndarray] | None = None
+        self,
+        cards: np.ndarray,
+        alternatives: dict[int, np.ndarray] | None = None,
+        one_corner: np.ndarray | None = None,
     ) -> Readings:
-        """Classify upright card images (N x H x W x 3); ``alternatives`` maps a row to a
-        second warp of the same card (read the other way round), and the surer one is kept."""
+        """Classify upright card images (N x H x W x 3) in one batch.
+
+        ``alternatives`` maps a row to a second warp of the same card (read the other way
+        round); the surer reading is kept. Rows flagged in ``one_corner`` (cards hidden in a
+        fan) are read from their top-left corner alone and need :data:`PARTIAL_THRESHOLD`.
+        """
         alternatives = alternatives or {}
+        n = len(cards)
+        single = np.zeros(n, bool) if one_corner is None else np.asarray(one_corner, bool)
+        rows = list(range(n)) + list(alternatives)
         images = list(cards) + list(alternatives.values())
         crops = [c for img in images for c in corner_crops(img)]
         probs = self._run(to_input(crops)) if crops else np.zeros((0, len(LABELS)), np.float32)
-        combined = combine_corners(probs[0::2], probs[1::2]) if len(probs) else probs
-        n = len(cards)
+        if len(probs):
+            combined = combine_corners(probs[0::2], probs[1::2])
+            lone = single[rows]
+            combined[lone] = probs[0::2][lone]
+        else:
+            combined = probs
         result = combined[:n].copy()
         for k, row in enumerate(alternatives):
             alt = combined[n + k]
             if alt[:52].max() > result[row][:52].max():
                 result[row] = alt
-        return self._readings(result)
+        return self._readings(result, single)
 
     def classify(self, detections: Detections) -> Readings:
         """Read every card of a frame's detections in one batch."""
         alternatives = {
             int(i): detections.alt_crops[i] for i in np.flatnonzero(detections.ambiguous)
         }
-        return self.read_cards(detections.crops, alternatives)
+        one_corner = detections.one_corner if len(detections.one_corner) else None
+        return self.read_cards(detections.crops, alternatives, one_corner)
 
-    def _readings(self, probs: np.ndarray) -> Readings:
+    def _readings(self, probs: np.ndarray, single: np.ndarray | None = None) -> Readings:
         idx = probs.argmax(axis=1) if len(probs) else np.zeros((0,), np.int64)
         confidence = probs[np.arange(len(probs)), idx].astype(np.float32)
-        best = tuple(LABELS[i] for i in idx)
+        one_corner = np.zeros(len(probs), bool) if single is None else np.asarray(single, bool)
         return Readings(
             labels=LABELS,
             probs=probs.astype(np.float32),
-            best=best,
+            best=tuple(LABELS[i] for i in idx),
             confidence=confidence,
-            unsure=confidence < self.threshold,
+            unsure=confidence < np.where(one_corner, PARTIAL_THRESHOLD, self.threshold),
+            one_corner=one_corner,
         )

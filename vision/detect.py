@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.fans import corner_index, hidden_card_quads
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 
 WORK_LONG_SIDE = 800
@@ -80,6 +81,9 @@ class Detections:
     )
     """For ambiguous rows, the warp with the other pair of sides as the card's long sides
     (zeros elsewhere)."""
+    one_corner: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    """Cards hidden under others (see :mod:`vision.fans`): the outline is a guess and only the
+    top-left index corner of the crop is visible; always ``partial`` too."""
 
     def __len__(self) -> int:
         return int(self.quads.shape[0])
@@ -196,6 +200,13 @@ def _quad_shape(quad: np.ndarray) -> tuple[float, bool]:
     pair_a = (sides[0] + sides[2]) / 2
     pair_b = (sides[1] + sides[3]) / 2
     return float(min(pair_a, pair_b) / max(pair_a, pair_b)), True
+
+
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of a quad: the means of its two pairs of opposite sides."""
+    sides = np.hypot(*(quad[_NEXT] - quad).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(min(a, b)), float(max(a, b))
 
 
 def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
@@ -358,8 +369,11 @@ def _downscale(image: np.ndarray, scale: float) -> np.ndarray:
     return image
 
 
-def find_quads(frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial)."""
+def find_quads(
+    frame_bgr: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial, and
+    the guessed outlines of cards hidden in fans with their visible index corner)."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = _downscale(frame_bgr, scale)
@@ -369,40 +383,85 @@ def find_quads(frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     max_area = MAX_AREA_FRACTION * sh * sw
     cands: list[_Candidate] = []
     seen: list[tuple[float, float, float]] = []
-    for mask, grow, mode in _masks(small):
+    masks = _masks(small)
+    for mask, grow, mode in masks:
         cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode, seen))
     chosen = _select(cands)
     if not chosen:
-        return np.zeros((0, 4, 2), np.float32), np.zeros((0,), np.float32), np.zeros((0,), bool)
-    quads = np.stack([order_quad(c.quad / scale) for c in chosen]).astype(np.float32)
+        empty = np.zeros((0, 4, 2), np.float32)
+        return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []
+    small_quads = np.stack([c.quad for c in chosen]).astype(np.float32)
+    quads = np.stack([order_quad(q / scale) for q in small_quads]).astype(np.float32)
     scores = np.array([c.score for c in chosen], np.float32)
     partial = np.array([c.partial for c in chosen], bool)
-    return quads, scores, partial
+    whole = [q for q, c in zip(small_quads, chosen, strict=True) if not c.partial]
+    hidden: list[tuple[np.ndarray, np.ndarray]] = []
+    if whole:
+        sides = np.array([_sides(q) for q in whole])
+        size = (float(np.median(sides[:, 0])), float(np.median(sides[:, 1])))
+        hidden = [
+            (q / scale, p / scale) for q, p in hidden_card_quads(masks[0][0], small_quads, size)
+        ]
+    return quads, scores, partial, hidden
 
 
 def alternative_warp(frame_bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The upright warp of ``quad`` taking its other pair of sides as the card's long sides.
-
-    ``warp_quad`` into a landscape image puts the quad's long sides vertical... of the
-    landscape; turning that 90 degrees gives the portrait card read the other way round.
-    """
+    """The upright warp of ``quad`` taking its other pair of sides as the card's long sides:
+    ``warp_quad`` into a landscape image, turned 90 degrees to portrait."""
     landscape = warp_quad(frame_bgr, quad, size=(CARD_H, CARD_W))
     return cv2.rotate(landscape, cv2.ROTATE_90_CLOCKWISE)
 
 
-def detect(frame_bgr: np.ndarray) -> Detections:
-    """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`)."""
+def _hidden_rows(
+    frame_bgr: np.ndarray, hidden: list[tuple[np.ndarray, np.ndarray]]
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray | None]]:
+    """Quads and crops (visible index corner at the crop's top-left) of hidden cards; the two
+    guesses from one corner become a row and its alternative."""
+    by_corner: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for quad, corner in hidden:
+        k = corner_index(quad, corner)
+        if k not in (0, 2):
+            continue  # this corner of the guessed card carries no index
+        crop = warp_quad(frame_bgr, quad)
+        if k == 2:
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        key = (round(float(corner[0])), round(float(corner[1])))
+        by_corner.setdefault(key, []).append((order_quad(quad), crop))
+    quads, crops, alts = [], [], []
+    for guesses in by_corner.values():
+        quads.append(guesses[0][0])
+        crops.append(guesses[0][1])
+        alts.append(guesses[1][1] if len(guesses) > 1 else None)
+    return quads, crops, alts
+
+
+def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
+    """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
+    with ``hidden_cards``, also the cards of a fan whose index corner alone shows."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-    quads, scores, partial = find_quads(frame_bgr)
+    quads, scores, partial, hidden = find_quads(frame_bgr)
     if len(quads) == 0:
         return Detections()
     crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
-    areas = np.array([_quad_area(q) for q in quads], np.float32)
     ambiguous = np.array([_quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
     alt = np.zeros_like(crops)
     for i in np.flatnonzero(ambiguous):
         alt[i] = alternative_warp(frame_bgr, quads[i])
+    one_corner = np.zeros(len(quads), bool)
+    h_quads, h_crops, h_alts = _hidden_rows(frame_bgr, hidden) if hidden_cards else ([], [], [])
+    if h_quads:
+        n = len(h_quads)
+        quads = np.concatenate([quads, np.stack(h_quads)])
+        scores = np.concatenate([scores, np.zeros(n, np.float32)])
+        partial = np.concatenate([partial, np.ones(n, bool)])
+        crops = np.concatenate([crops, np.stack(h_crops)])
+        ambiguous = np.concatenate([ambiguous, [a is not None for a in h_alts]])
+        alt = np.concatenate(
+            [alt, np.stack([a if a is not None else h_crops[0] * 0 for a in h_alts])]
+        )
+        one_corner = np.concatenate([one_corner, np.ones(n, bool)])
+    areas = np.array([_quad_area(q) for q in quads], np.float32)
     return Detections(
         quads=quads,
         areas=areas,
@@ -411,4 +470,5 @@ def detect(frame_bgr: np.ndarray) -> Detections:
         crops=crops,
         ambiguous=ambiguous,
         alt_crops=alt,
+        one_corner=one_corner,
     )

@@ -42,9 +42,24 @@ class Find:
 
 
 def finds_from(detections: Detections, readings: Readings) -> list[Find]:
-    """Pair detections with their readings, dropping what the classifier calls 'none'."""
+    """Pair detections with their readings, dropping what the classifier calls 'none', and
+    the cards hidden in fans that could not be named or repeat a card named elsewhere (a
+    hidden card's outline is only a guess: unnamed, it is noise)."""
     finds = []
+    named = {readings.card(i) for i in range(len(detections)) if not readings.one_corner[i]}
+    hidden: dict[str, int] = {}
     for i in range(len(detections)):
+        if readings.one_corner[i]:
+            card = readings.card(i)
+            if card is None or card in named:
+                continue
+            if card in hidden and readings.confidence[hidden[card]] >= readings.confidence[i]:
+                continue
+            hidden[card] = i
+    keep_hidden = set(hidden.values())
+    for i in range(len(detections)):
+        if readings.one_corner[i] and i not in keep_hidden:
+            continue
         if readings.best[i] == "none" and not readings.unsure[i]:
             continue
         finds.append(
