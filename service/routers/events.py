@@ -34,7 +34,7 @@ async def post_event(
 ) -> JSONResponse:
     """Add one event to the table's log. It is acknowledged only once committed; a retry
     with the same ``Idempotency-Key`` applies once and is answered the same way."""
-    payload = event.model_dump(mode="json")
+    payload = event.model_dump(mode="json", exclude_unset=True)  # as posted, cards normalised
     done = await run_in_threadpool(store.append, table, payload, "scorer", idempotency_key)
     record = done.record.as_json()
     if not done.repeated:

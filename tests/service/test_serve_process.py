@@ -1,0 +1,142 @@
+"""End to end: the real ``trickcam serve`` in a subprocess, killed with SIGKILL while events
+are being posted and a live stream is open, restarted on the same database file: every
+acknowledged event is there, and retrying the rest with their Idempotency-Keys finishes
+the hand with nothing applied twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, free_port
+
+from service.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 30.0
+
+
+def serve_command(db: Path, port: int) -> list[str]:
+    args = ["--db", str(db), "--port", str(port), "--log-level", "warning"]
+    if any(name == "serve" for name, _ in COMMANDS):
+        return [sys.executable, "-m", "service.cli", "serve", *args]
+    return [sys.executable, "-m", "service.cmd_serve", *args]  # until the CLI lists it
+
+
+@contextmanager
+def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    port = free_port()
+    proc = subprocess.Popen(
+        serve_command(db, port), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                pytest.fail(f"trickcam serve exited with {proc.returncode}: {err}")
+            try:
+                if httpx.get(f"{url}/api/tables", timeout=1.0).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("trickcam serve did not answer in time")
+            time.sleep(0.05)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def follow(url: str, seen: list[str], done: threading.Event) -> None:
+    try:
+        with httpx.stream("GET", url, timeout=httpx.Timeout(10.0)) as r:
+            for line in r.iter_lines():
+                seen.append(line)
+    except httpx.HTTPError:
+        pass  # the server was killed under us: expected
+    finally:
+        done.set()
+
+
+def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
+    db = tmp_path / "night.db"
+    events = base_hand_events()
+    acked: list[int] = []  # indexes of the events the server acknowledged (200)
+    with running_server(db) as (proc, url):
+        created = httpx.post(
+            f"{url}/api/tables",
+            json={"game": "clabber", "name": "Table 4", "players": PLAYERS4},
+            timeout=10,
+        ).json()
+        table, token = created["id"], created["scorer_token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        stream_lines: list[str] = []
+        stream_done = threading.Event()
+        reader = threading.Thread(
+            target=follow,
+            args=(f"{url}/api/tables/{table}/stream", stream_lines, stream_done),
+            daemon=True,
+        )
+        reader.start()
+
+        def poster() -> None:
+            with httpx.Client(base_url=url, timeout=10) as http:
+                for i, event in enumerate(events):
+                    try:
+                        r = http.post(
+                            f"/api/tables/{table}/events",
+                            json=event,
+                            headers={**auth, "Idempotency-Key": f"ev-{i}"},
+                        )
+                    except httpx.HTTPError:
+                        return  # killed
+                    assert r.status_code == 200, r.text
+                    acked.append(i)
+
+        posting = threading.Thread(target=poster, daemon=True)
+        posting.start()
+        deadline = time.monotonic() + 30
+        while len(acked) < 10:
+            assert time.monotonic() < deadline and posting.is_alive(), "posting stalled"
+            time.sleep(0.001)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        posting.join(15)
+        assert not posting.is_alive()
+        assert stream_done.wait(15), "the stream did not end when the server died"
+        assert any(line.startswith("data: ") for line in stream_lines)
+
+    assert 10 <= len(acked) < len(events), "the kill came after the whole hand: nothing tested"
+    with running_server(db) as (_proc, url), httpx.Client(base_url=url, timeout=10) as http:
+        log = http.get(f"/api/tables/{table}/events").json()
+        stored = [e["event"] for e in log]
+        # every acknowledged event is there, in order; at most the one in flight besides
+        assert stored[: len(acked)] == [events[i] for i in acked] == events[: len(acked)]
+        assert len(stored) in (len(acked), len(acked) + 1)
+        # retry everything not acknowledged with its key: applied once each
+        for i in range(len(acked), len(events)):
+            r = http.post(
+                f"/api/tables/{table}/events",
+                json=events[i],
+                headers={**auth, "Idempotency-Key": f"ev-{i}"},
+            )
+            assert r.status_code == 200, r.text
+        state: dict[str, Any] = http.get(f"/api/tables/{table}").json()
+        assert state["seq"] == len(events)
+        assert [h["score"] for h in state["hands"]] == [BASE_SCORE]
