@@ -209,6 +209,51 @@ def _sides(quad: np.ndarray) -> tuple[float, float]:
     return float(min(a, b)), float(max(a, b))
 
 
+PICTURE_FRAME_SCALE = (1.36, 1.21)
+"""Card size / court picture frame size (width, height), measured on the real photographs
+(Bicycle-style courts 1.33-1.38 x 1.18-1.24; one deck 1.46 x 1.22)."""
+
+
+def _band_whiteness(quad: np.ndarray, small: np.ndarray, scale: float) -> float:
+    """Mean of min(B, G, R) on the band at ``scale`` of ``quad`` about its centre (corners,
+    side middles and quarters): paper is high in all three channels, art and tables not."""
+    h, w = small.shape[:2]
+    centre = quad.mean(axis=0)
+    ring = centre + (quad - centre) * scale
+    nxt = ring[_NEXT]
+    pts = np.concatenate([ring + (nxt - ring) * t for t in (0.125, 0.375, 0.625, 0.875)])
+    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
+    return float(small[ys, xs].min(axis=1).mean())
+
+
+def _grow_picture_frames(quads: np.ndarray, partial: list[bool], small: np.ndarray) -> np.ndarray:
+    """Grow to card size the quads that are a court card's picture frame, not its card.
+
+    A court card lying on another white card has no visible outline of its own; its picture
+    frame is then the only card-shaped quad. Such a quad has paper all round it but art just
+    inside its edge, where a card has its white margin and the table outside. It is scaled
+    about its centre, along its own axes, by :data:`PICTURE_FRAME_SCALE`.
+    """
+    out = quads.copy()
+    for i, q in enumerate(quads):
+        if partial[i]:
+            continue
+        o = order_quad(q)
+        outside, inside = _band_whiteness(o, small, 1.1), _band_whiteness(o, small, 0.9)
+        if inside > 0.9 * outside:
+            continue
+        centre = o.mean(axis=0)
+        u = (o[1] - o[0] + o[2] - o[3]) / 2
+        v = (o[3] - o[0] + o[2] - o[1]) / 2
+        u /= np.hypot(*u)
+        v /= np.hypot(*v)
+        rel = o - centre
+        out[i] = centre + np.outer((rel @ u) * PICTURE_FRAME_SCALE[0], u)
+        out[i] += np.outer((rel @ v) * PICTURE_FRAME_SCALE[1], v)
+    return out
+
+
 def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
     """True when an earlier mask gave (almost) the same rough quad: skip refitting it.
     Records this quad's (centre x, centre y, area) otherwise."""
@@ -391,6 +436,7 @@ def find_quads(
         empty = np.zeros((0, 4, 2), np.float32)
         return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []
     small_quads = np.stack([c.quad for c in chosen]).astype(np.float32)
+    small_quads = _grow_picture_frames(small_quads, [c.partial for c in chosen], small)
     quads = np.stack([order_quad(q / scale) for q in small_quads]).astype(np.float32)
     scores = np.array([c.score for c in chosen], np.float32)
     partial = np.array([c.partial for c in chosen], bool)
