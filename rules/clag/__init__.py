@@ -11,13 +11,23 @@ none. Special rounds take the round as a keyword (``round=13`` aces low). In rou
 may be a :class:`WildTwo` (``WildTwo(card("2H"), card("AS"))``, or the text ``"2H=AS"``).
 
 A round is a :class:`RoundState`, a game a :class:`GameState`, fed with events (:class:`Deal`, :class:`TurnTrump`,
-:class:`ChooseTrump`, :class:`Contract`, ``rules.events.Play``, :class:`NameWild`); records are read by
+:class:`ChooseTrump`, :class:`Contract`, ``rules.events.Play``, :class:`NameWild`; a
+``rules.events.Correct`` replaces or removes a logged event); records are read by
 :mod:`rules.clag.records`.
 """
 
 from rules.clag.contracts import legal_contracts
 from rules.clag.errors import ClagEventError, ContractError, WildTwoError
-from rules.clag.events import ChooseTrump, Contract, Deal, Event, NameWild, Play, TurnTrump
+from rules.clag.events import (
+    ChooseTrump,
+    Contract,
+    Correct,
+    Deal,
+    Event,
+    NameWild,
+    Play,
+    TurnTrump,
+)
 from rules.clag.game import GameState
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import NUM_ROUNDS, dealer_of_round, hand_size, round_rule
@@ -33,6 +43,7 @@ __all__ = [
     "ClagRuleset",
     "Contract",
     "ContractError",
+    "Correct",
     "Deal",
     "Event",
     "GameState",

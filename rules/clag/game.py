@@ -3,7 +3,8 @@
 ``GameState.apply(event)`` feeds the round in progress; the first event after a round is
 over starts the next one, dealt by the player to the left of the last dealer. A referee event
 (``ConfirmRenege``, ``DismissRenege``) goes to the latest round, so a finished round can be
-corrected until the next one begins. The game's log is the concatenation of its rounds' logs.
+corrected until the next one begins. The game's log is the concatenation of its rounds' logs;
+a ``Correct`` indexes that log and gives the replay of the corrected game log.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.clag.errors import ClagEventError
-from rules.clag.events import ConfirmRenege, DismissRenege, Event, RefereeEvent
+from rules.clag.events import (
+    ConfirmRenege,
+    Correct,
+    DismissRenege,
+    Event,
+    RefereeEvent,
+    corrected_log,
+)
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import NUM_ROUNDS, check_players
 from rules.clag.scoring import Standing, ranking
@@ -43,7 +51,7 @@ class GameState:
         cls,
         players: int,
         first_dealer: int,
-        events: Iterable[Event | RefereeEvent],
+        events: Iterable[Event | RefereeEvent | Correct],
         ruleset: ClagRuleset = DEFAULT_RULESET,
     ) -> GameState:
         game = cls.start(players, first_dealer, ruleset)
@@ -63,7 +71,10 @@ class GameState:
     def log(self) -> tuple[Event | RefereeEvent, ...]:
         return tuple(e for r in self.rounds for e in r.log)
 
-    def apply(self, event: Event | RefereeEvent) -> GameState:
+    def apply(self, event: Event | RefereeEvent | Correct) -> GameState:
+        if isinstance(event, Correct):
+            log = corrected_log(self.log, event)
+            return GameState.replay(self.players, self.first_dealer, log, self.ruleset)
         rounds = self.rounds
         if self.current.phase == "done" and not isinstance(event, ConfirmRenege | DismissRenege):
             if len(rounds) == NUM_ROUNDS:

@@ -23,6 +23,7 @@ from rules.clag.events import (
     ChooseTrump,
     ConfirmRenege,
     Contract,
+    Correct,
     Deal,
     DismissRenege,
     Event,
@@ -30,6 +31,7 @@ from rules.clag.events import (
     Play,
     RefereeEvent,
     TurnTrump,
+    corrected_log,
 )
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import (
@@ -123,7 +125,7 @@ class RoundState:
         players: int,
         round_no: int,
         dealer: int,
-        events: Iterable[Event | RefereeEvent],
+        events: Iterable[Event | RefereeEvent | Correct],
         ruleset: ClagRuleset = DEFAULT_RULESET,
     ) -> RoundState:
         state = cls.start(players, round_no, dealer, ruleset)
@@ -231,7 +233,13 @@ class RoundState:
             object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
         return new
 
-    def apply(self, event: Event | RefereeEvent) -> RoundState:
+    def apply(self, event: Event | RefereeEvent | Correct) -> RoundState:
+        """The state after ``event``; an impossible event raises a ``RulesError`` quoting it.
+        A :class:`Correct` gives the replay of the corrected log (the correction itself is not
+        logged); if the corrected log is impossible, the replay's error is raised."""
+        if isinstance(event, Correct):
+            log = corrected_log(self.log, event)
+            return RoundState.replay(self.players, self.round_no, self.dealer, log, self.ruleset)
         if isinstance(event, ConfirmRenege | DismissRenege):
             new = self._referee(event)
         elif self.phase == "done":
