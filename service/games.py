@@ -160,7 +160,9 @@ class HandRow:
 class GameSpec(Protocol):
     """What the service needs of a game; an engine state ``G`` is opaque to the service."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The game's name in the API (``"clabber"``...)."""
 
     def seats(self, players: int, options: Mapping[str, Any]) -> int:
         """The number of seats for ``players`` names (FieldError when the count is wrong)."""

@@ -84,7 +84,8 @@ class HandGameSpec:
 
     def next_dealer(self, game: HandsGame) -> int:
         last = game.hands[-1]
-        return last.dealer if self.row(last).redeal else (last.dealer + 1) % self.players
+        dealer = int(last.dealer)
+        return dealer if self.row(last).redeal else (dealer + 1) % self.players
 
     def apply(self, game: HandsGame, event: object, payload: JSON) -> HandsGame:
         last = game.hands[-1]

@@ -58,7 +58,7 @@ class Settings:
                 continue
             values[name] = _convert(name, raw, getattr(settings, name))
         values.update({k: v for k, v in overrides.items() if v is not None})
-        settings = replace(settings, **values)
+        settings = replace(settings, **values)  # type: ignore[arg-type]
         if settings.sqlite_synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(
                 f"sqlite_synchronous {settings.sqlite_synchronous!r}: expected OFF, NORMAL, FULL or EXTRA"
