@@ -26,6 +26,22 @@ def _polygon(contour: np.ndarray) -> np.ndarray:
     return cv2.approxPolyDP(contour, 0.012 * perimeter, True).reshape(-1, 2).astype(np.float32)
 
 
+def _table_outside(
+    bright: np.ndarray, p: np.ndarray, du: np.ndarray, dv: np.ndarray, short: float
+) -> bool:
+    """True when the table (not paper) lies just outside both edges leaving corner ``p``:
+    what makes a card's corner a corner of the pile's outline."""
+    h, w = bright.shape
+    d = max(3.0, 0.05 * short)
+    probes = [p + t * short * du - d * dv for t in (0.1, 0.2)]
+    probes += [p + t * short * dv - d * du for t in (0.1, 0.2)]
+    for x, y in probes:
+        xi, yi = int(round(float(x))), int(round(float(y)))
+        if 0 <= xi < w and 0 <= yi < h and bright[yi, xi]:
+            return False
+    return True
+
+
 def hidden_card_quads(
     bright: np.ndarray, card_quads: np.ndarray, card_size: tuple[float, float]
 ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -68,7 +84,15 @@ def hidden_card_quads(
                 continue  # not a square convex corner
             if len(known) and np.hypot(*(known - p).T).min() < 0.15 * short:
                 continue  # a corner of a card already found
+            if any(
+                abs(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), True))
+                < 0.08 * short
+                for q in card_quads
+            ):
+                continue  # where the pile's outline meets a card's edge: not a card corner
             du, dv = u / lu, v / lv
+            if not _table_outside(bright, p, du, dv, short):
+                continue  # a notch (an index glyph at the border), not a card's corner
             for su, sv in ((short, long_), (long_, short)):
                 if lu > 1.15 * su or lv > 1.15 * sv:
                     continue  # a visible edge runs longer than this guess allows

@@ -78,6 +78,21 @@ def test_card_cut_by_the_frame_edge_is_partial() -> None:
     assert all(det.partial[i] for i in range(len(det)) if i not in full)
 
 
+def test_fanned_cards_give_the_top_card_and_the_hidden_index_corners() -> None:
+    quads = [card_quad((500 + 60 * i, 360 - 40 * i), 300, 8) for i in range(3)]
+    det = detect(_scene("black", quads))
+    whole = det.quads[~det.one_corner]
+    assert len(whole) == 1 and _corner_error(whole[0], quads[2]) < 6
+    hidden = det.quads[det.one_corner]
+    assert det.partial[det.one_corner].all()
+    # each hidden card is guessed from each of its two visible index corners (top-left and
+    # bottom-right), and every guess is close to a hidden card's real outline
+    for truth in quads[:2]:
+        close = [q for q in hidden if _corner_error(q, truth) < 0.1 * 300]
+        assert len(close) == 2
+    assert len(hidden) == 4
+
+
 def test_empty_table_has_no_cards() -> None:
     for table in TABLES:
         frame = table_texture(table, 640, 480, np.random.default_rng(1))
