@@ -50,8 +50,14 @@ def _next_event(
     if phase == "contracts":
         return Contract(seat, rng.choice(state.legal_contracts()))
     if phase == "name":
-        return NameWild(seat, rng.choice(sorted(state.legal_names(), key=str)))
-    return Play(seat, rng.choice(sorted(state.legal_plays(), key=str)))
+        return NameWild(seat, rng.choice(sorted(state.legal_names(), key=_BY_CODE.__getitem__)))
+    return Play(seat, rng.choice(sorted(state.legal_plays(), key=_BY_CODE.__getitem__)))
+
+
+# Choices are made from the legal cards sorted by their codes, so that a seed gives the same
+# game in every run (a set's order depends on the run's hashes). Codes precomputed: random
+# play sorts the legal cards at every turn.
+_BY_CODE: dict[Card, str] = {c: str(c) for c in DECK_52}
 
 
 def random_game(

@@ -12,7 +12,7 @@ the cards do (the player later shows a card of the led suit, or his dealt hand h
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from rules.cards import DECK_52, Card, Rank, Suit
 from rules.clag import tricks as T
@@ -36,6 +36,7 @@ from rules.clag.events import (
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import (
     NO_CONTRACT_ROUND,
+    NUM_ROUNDS,
     WILD_TWOS_ROUND,
     ZERO_CONTRACT_ROUND,
     check_players,
@@ -76,9 +77,14 @@ class RoundResult:
     reneges: tuple[RenegeEvidence, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundState:
-    """Where a round stands. Build with :meth:`start`, advance with :meth:`apply`."""
+    """Where a round stands. Build with :meth:`start`, advance with :meth:`apply`.
+
+    Frozen; each event builds exactly one new state, by copying the instance dictionary (a
+    C-level copy: the reason this class has no ``__slots__``) and changing what the event
+    changes. The previous state is never touched.
+    """
 
     players: int
     round_no: int
@@ -137,13 +143,13 @@ class RoundState:
 
     @property
     def hand_size(self) -> int:
-        return hand_size(self.round_no)
+        return _HAND_SIZES[self.round_no]
 
     @property
     def phase(self) -> str:
         """``deal``, ``trump``, ``choose``, ``contracts``, ``play``, ``name`` (a two awaits its
         name) or ``done``."""
-        steps = steps_of(self.round_no)
+        steps = _STEPS[self.round_no]
         if self.step >= len(steps):
             return "done"
         return "name" if self.unnamed is not None else steps[self.step]
@@ -151,15 +157,15 @@ class RoundState:
     @property
     def to_act(self) -> int | None:
         """The seat expected to act next (``None`` when nobody in particular is)."""
-        phase = self.phase
+        return self._seat_for(self.phase)
+
+    def _seat_for(self, phase: str) -> int | None:
+        if phase == "play" or phase == "name":
+            return (self.leaders[-1] + len(self.current)) % self.players
         if phase == "contracts":
             return (self.dealer + 1 + self.stated) % self.players
         if phase == "choose":
             return self.dealer
-        if phase == "play":
-            return (self.leaders[-1] + len(self.current)) % self.players
-        if phase == "name":
-            return (self.leaders[-1] + len(self.current)) % self.players
         return None
 
     @property
@@ -189,10 +195,16 @@ class RoundState:
     def legal_plays(self) -> frozenset[Card]:
         """The cards the player to act may play; needs the hands (a :class:`Deal` with them)."""
         seat = self._expect("play", None)
-        hand = self.hand(seat)
-        if hand is None:
+        if not self.hands_known:
             raise ClagEventError("legal plays need the hands: the deal did not give them")
-        return T.legal_plays(hand, self.current, self.trump, round=self.round_no)
+        return T.playable(self.knowledge.held[seat], self._led(), self.round_no)
+
+    def _led(self) -> Suit | None:
+        """The suit led to the trick in progress (``None`` before its first card)."""
+        if not self.current:
+            return None
+        first = self.current[0]
+        return first.named.suit if isinstance(first, T.WildTwo) else first.suit
 
     def legal_names(self) -> frozenset[Card]:
         """What the two just played may name (needs the hands, else any card not taken)."""
@@ -226,11 +238,12 @@ class RoundState:
     # -- events ---------------------------------------------------------------------------
 
     def _evolve(self, **changes: object) -> RoundState:
-        """A copy with ``changes``: ``dataclasses.replace`` without its per-call overhead
-        (random play spends most of its time copying states)."""
-        new = object.__new__(RoundState)
-        for name in _FIELDS:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        """A new state: this one with ``changes`` (``dataclasses.replace`` without its
+        per-call checks; ``changes`` are this module's own field names)."""
+        new = _new(RoundState)
+        fields_of = new.__dict__
+        fields_of.update(self.__dict__)
+        fields_of.update(changes)
         return new
 
     def apply(self, event: Event | RefereeEvent | Correct) -> RoundState:
@@ -240,33 +253,36 @@ class RoundState:
         if isinstance(event, Correct):
             log = corrected_log(self.log, event)
             return RoundState.replay(self.players, self.round_no, self.dealer, log, self.ruleset)
+        log = self.log + (event,)
+        if isinstance(event, Play):
+            return self._play(event, log)
         if isinstance(event, ConfirmRenege | DismissRenege):
-            new = self._referee(event)
-        elif self.phase == "done":
+            return self._referee(event, log)
+        if self.phase == "done":
             raise HandOver(f"{event!r}: round {self.round_no} is over")
-        elif isinstance(event, Play):
-            new = self._play(event)
-        elif isinstance(event, NameWild):
-            new = self._name(event)
-        elif isinstance(event, Contract | Bid):
-            new = self._contract(event)
-        elif isinstance(event, Deal):
-            new = self._deal(event)
-        elif isinstance(event, TurnTrump):
-            new = self._turn(event)
-        elif isinstance(event, ChooseTrump):
-            new = self._choose(event)
-        else:
-            raise ClagEventError(f"{event!r} is not a Clag event")
-        return new._evolve(log=self.log + (event,))
+        if isinstance(event, NameWild):
+            return self._name(event, log)
+        if isinstance(event, Contract | Bid):
+            return self._contract(event, log)
+        if isinstance(event, Deal):
+            return self._deal(event, log)
+        if isinstance(event, TurnTrump):
+            return self._turn(event, log)
+        if isinstance(event, ChooseTrump):
+            return self._choose(event, log)
+        raise ClagEventError(f"{event!r} is not a Clag event")
 
     def _expect(self, phase: str, event: object | None) -> int:
-        if self.phase != phase:
+        """The seat to act, if the round is in ``phase`` (-1 where no seat is expected)."""
+        now = self.phase
+        if now != phase:
+            if now == "done" and event is not None:
+                raise HandOver(f"{event!r}: round {self.round_no} is over")
             what = repr(event) if event is not None else phase
             raise ClagEventError(
-                f"{what}: round {self.round_no} is in phase {self.phase!r}, not {phase!r}"
+                f"{what}: round {self.round_no} is in phase {now!r}, not {phase!r}"
             )
-        seat = self.to_act
+        seat = self._seat_for(now)
         return -1 if seat is None else seat
 
     def _seat(self, event: Contract | Bid | Play | NameWild, expected: int) -> None:
@@ -276,46 +292,59 @@ class RoundState:
         if seat != expected:
             raise OutOfTurn(f"{event!r}: it is seat {expected}'s turn, not seat {seat}'s")
 
-    def _referee(self, event: ConfirmRenege | DismissRenege) -> RoundState:
+    def _referee(self, event: ConfirmRenege | DismissRenege, log: Log) -> RoundState:
         if not 0 <= event.index < len(self.reneges):
             raise ClagEventError(f"{event!r}: {len(self.reneges)} renege(s) proven so far")
         if isinstance(event, ConfirmRenege):
-            return self._evolve(confirmed=self.confirmed | {event.index})
-        return self._evolve(dismissed=self.dismissed | {event.index})
+            return self._evolve(confirmed=self.confirmed | {event.index}, log=log)
+        return self._evolve(dismissed=self.dismissed | {event.index}, log=log)
 
-    def _deal(self, event: Deal) -> RoundState:
+    def _deal(self, event: Deal, log: Log) -> RoundState:
         self._expect("deal", event)
+        step = self.step + 1
         if event.hands is None:
-            return self._evolve(step=self.step + 1)
+            return self._evolve(step=step, log=log)
         if len(event.hands) != self.players:
             raise ClagEventError(f"deal of {len(event.hands)} hands at {self.players} players")
-        knowledge = self.knowledge
+        size = self.hand_size
+        owner: dict[Card, int] = {}
+        held: list[frozenset[Card]] = []
         for seat, given in enumerate(event.hands):
-            hand = tuple(given)
-            if len(set(hand)) != self.hand_size or len(hand) != self.hand_size:
+            cards = tuple(given)
+            hand = frozenset(cards)
+            if len(hand) != size or len(cards) != size:
                 raise ClagEventError(
-                    f"deal: seat {seat} gets {len(hand)} cards ({' '.join(map(str, hand))}); "
-                    f"round {self.round_no} deals {self.hand_size} each"
+                    f"deal: seat {seat} gets {len(cards)} cards ({' '.join(map(str, cards))}); "
+                    f"round {self.round_no} deals {size} each"
                 )
             if self.trump_card in hand:
                 raise IllegalEvent(f"deal: {self.trump_card} is the turned trump card")
-            knowledge, _ = knowledge.reveal(seat, frozenset(hand))
-        return self._evolve(step=self.step + 1, knowledge=knowledge, hands_known=True)
+            for c in hand:
+                if owner.setdefault(c, seat) != seat:
+                    raise IllegalEvent(f"deal: {c} is dealt to seat {owner[c]} and seat {seat}")
+            held.append(hand)
+        # nothing is known before the deal (no card is played before it in any round): the
+        # dealt hands are the whole of what the table knows
+        knowledge = self.knowledge
+        known = TableKnowledge(
+            knowledge.hand_sizes, knowledge.played, tuple(held), knowledge.voids, knowledge.open
+        )
+        return self._evolve(step=step, knowledge=known, hands_known=True, log=log)
 
-    def _turn(self, event: TurnTrump) -> RoundState:
+    def _turn(self, event: TurnTrump, log: Log) -> RoundState:
         self._expect("trump", event)
         card = event.card
         if self.knowledge.owner(card) is not None:
             raise IllegalEvent(f"{event!r}: {card} was dealt to seat {self.knowledge.owner(card)}")
-        return self._evolve(step=self.step + 1, trump_card=card, trump=card.suit)
+        return self._evolve(step=self.step + 1, trump_card=card, trump=card.suit, log=log)
 
-    def _choose(self, event: ChooseTrump) -> RoundState:
+    def _choose(self, event: ChooseTrump, log: Log) -> RoundState:
         self._expect("choose", event)
         if event.suit is None and self.ruleset.chosen_trump == "suit":
             raise ClagEventError("round 14: the dealer must choose a trump suit, not no trump")
-        return self._evolve(step=self.step + 1, trump=event.suit)
+        return self._evolve(step=self.step + 1, trump=event.suit, log=log)
 
-    def _contract(self, event: Contract | Bid) -> RoundState:
+    def _contract(self, event: Contract | Bid, log: Log) -> RoundState:
         expected = self._expect("contracts", event)
         self._seat(event, expected)
         if isinstance(event, Bid):
@@ -335,9 +364,9 @@ class RoundState:
         contracts = self.contracts[: event.seat] + (tricks,) + self.contracts[event.seat + 1 :]
         stated = self.stated + 1
         step = self.step + 1 if stated == self.players else self.step
-        return self._evolve(contracts=contracts, stated=stated, step=step)
+        return self._evolve(contracts=contracts, stated=stated, step=step, log=log)
 
-    def _play(self, event: Play) -> RoundState:
+    def _play(self, event: Play, log: Log) -> RoundState:
         expected = self._expect("play", event)
         self._seat(event, expected)
         card = event.card
@@ -346,57 +375,73 @@ class RoundState:
         if card == self.trump_card:
             raise CardAlreadyPlayed(f"{event!r}: {card} is the turned trump card")
         try:
-            knowledge, proven = self.knowledge.play(event.seat, card, len(self.tricks) + 1)
+            knowledge, proven = self.knowledge.play(expected, card, len(self.tricks) + 1)
         except IllegalEvent as exc:
             raise type(exc)(f"{event!r}: {exc}") from None
-        new = self._evolve(knowledge=knowledge, reneges=self.reneges + proven)
+        reneges = self.reneges + proven if proven else self.reneges
         if self.round_no == WILD_TWOS_ROUND and card.rank is Rank.TWO:
-            return new._evolve(unnamed=card)
-        return new._add(event.seat, card)
+            return self._evolve(knowledge=knowledge, reneges=reneges, unnamed=card, log=log)
+        return self._add(expected, card, card, knowledge, reneges, log)
 
-    def _name(self, event: NameWild) -> RoundState:
+    def _name(self, event: NameWild, log: Log) -> RoundState:
         expected = self._expect("name", event)
         self._seat(event, expected)
-        assert self.unnamed is not None
         two = self.unnamed
+        assert two is not None
+        named = event.named
         for e in self.current:
-            if isinstance(e, T.WildTwo) and e.named == event.named:
-                raise WildTwoError(f"{two}={event.named}: {e} already named it in this trick")
-        return self._evolve(unnamed=None)._add(event.seat, T.WildTwo(two, event.named))
+            if isinstance(e, T.WildTwo) and e.named == named:
+                raise WildTwoError(f"{two}={named}: {e} already named it in this trick")
+        entry = T.WildTwo(two, named)
+        return self._add(expected, entry, named, self.knowledge, self.reneges, log)
 
-    def _add(self, seat: int, entry: T.Entry) -> RoundState:
-        """Put ``entry`` in the trick: check following, and close the trick when full."""
-        new = self
-        if self.current:
-            led = T.effective(self.current[0]).suit
-            if T.effective(entry).suit != led:
-                new = self._shortfall(seat, entry, led)
+    def _add(
+        self,
+        seat: int,
+        entry: T.Entry,
+        counts_as: Card,
+        knowledge: TableKnowledge,
+        reneges: tuple[RenegeEvidence, ...],
+        log: Log,
+    ) -> RoundState:
+        """The state with ``entry`` (counting as ``counts_as``) put in the trick: a failure to
+        follow opens its obligation, and a full trick is closed and won."""
+        led = self._led()
+        if led is not None and counts_as.suit is not led:
+            knowledge, proven = self._shortfall(seat, entry, led, knowledge)
+            reneges += proven
         current = self.current + (entry,)
         if len(current) < self.players:
-            return new._evolve(current=current)
-        offset = T.trick_winner(current, self.trump, round=self.round_no)
+            return self._evolve(
+                knowledge=knowledge, reneges=reneges, current=current, unnamed=None, log=log
+            )
+        offset = T.winning_index(current, self.trump, self.round_no)
         done = len(self.tricks) + 1 == self.hand_size
-        return new._evolve(
+        return self._evolve(
+            knowledge=knowledge,
+            reneges=reneges,
             tricks=self.tricks + (current,),
             current=(),
+            unnamed=None,
             leaders=self.leaders + ((self.leaders[-1] + offset) % self.players,),
             step=self.step + 1 if done else self.step,
+            log=log,
         )
 
-    def _shortfall(self, seat: int, entry: T.Entry, led: Suit) -> RoundState:
-        """``seat`` did not follow ``led``: legal only if he held no card of it."""
-        wild = self.round_no == WILD_TWOS_ROUND
-        forbidden = frozenset(
-            c for c in DECK_52 if c.suit == led and not (wild and c.rank is Rank.TWO)
-        )
+    def _shortfall(
+        self, seat: int, entry: T.Entry, led: Suit, knowledge: TableKnowledge
+    ) -> tuple[TableKnowledge, tuple[RenegeEvidence, ...]]:
+        """``seat`` did not follow ``led``: legal only if he held no card that follows it."""
         rule = NAME_LED_SUIT if isinstance(entry, T.WildTwo) else FOLLOW_SUIT
         trick = len(self.tricks) + 1
         detail = f"seat {seat} played {entry} to trick {trick} when {led.name.lower()} were led"
-        knowledge = self.knowledge.mark_void(seat, led)
-        knowledge, proven = knowledge.expect(
+        forbidden = T.following_cards(led, self.round_no)
+        return knowledge.mark_void(seat, led).expect(
             MustNotHold(seat, trick, rule, T.physical(entry), forbidden, detail)
         )
-        return self._evolve(knowledge=knowledge, reneges=self.reneges + proven)
 
 
-_FIELDS = tuple(f.name for f in fields(RoundState))
+Log = tuple[Event | RefereeEvent, ...]
+_STEPS: dict[int, tuple[str, ...]] = {r: steps_of(r) for r in range(1, NUM_ROUNDS + 1)}
+_HAND_SIZES: dict[int, int] = {r: hand_size(r) for r in range(1, NUM_ROUNDS + 1)}
+_new = object.__new__

@@ -83,10 +83,32 @@ def rank_strength(rank: Rank, round_no: int | None) -> int:
     return rank.index
 
 
-def _strength(entry: Entry, round_no: int | None) -> int:
-    # the copy named by a wild two ranks just above the real card
-    base = 2 * rank_strength(effective(entry).rank, round_no)
-    return base + 1 if isinstance(entry, WildTwo) else base
+# Twice the rank strength, so that a wild two's copy (one more) ranks just above the real card.
+# Keyed by Rank, whose hash is an identity hash: looked up once per card of every trick.
+_STRENGTH: dict[Rank, int] = {r: 2 * rank_strength(r, None) for r in Rank}
+_STRENGTH_ACES_LOW: dict[Rank, int] = {r: 2 * rank_strength(r, ACES_LOW_ROUND) for r in Rank}
+
+
+def winning_index(entries: Sequence[Entry], trump: Suit | None, round_no: int | None) -> int:
+    """:func:`trick_winner` for entries already checked (the engine's own tricks): the index
+    of the highest trump, else of the highest card of the led suit."""
+    strength = _STRENGTH_ACES_LOW if round_no == ACES_LOW_ROUND else _STRENGTH
+    first = entries[0]
+    top = first.named if isinstance(first, WildTwo) else first
+    top_strength = strength[top.rank] + (1 if isinstance(first, WildTwo) else 0)
+    best = 0
+    for i in range(1, len(entries)):
+        e = entries[i]
+        if isinstance(e, WildTwo):
+            card, value = e.named, strength[e.named.rank] + 1
+        else:
+            card, value = e, strength[e.rank]
+        # the best is always of the led suit or trump
+        if (card.suit is top.suit and value > top_strength) or (
+            card.suit is trump and top.suit is not trump
+        ):
+            best, top, top_strength = i, card, value
+    return best
 
 
 def trick_winner(
@@ -100,26 +122,49 @@ def trick_winner(
         raise ClagEventError("trick_winner: the trick is empty")
     if round == NO_TRUMP_ROUND and trump is not None:
         raise ClagEventError(f"trick_winner: round 8 has no trump, got trump {trump.value!r}")
-    best = 0
-    for i, e in enumerate(entries[1:], 1):
-        card, top = effective(e), effective(entries[best])
-        if card.suit == top.suit:
-            if _strength(e, round) > _strength(entries[best], round):
-                best = i
-        elif card.suit == trump:  # the best is always of the led suit or trump
-            best = i
-    return best
+    return winning_index(entries, trump, round)
+
+
+_SUIT_CARDS: dict[Suit, frozenset[Card]] = {
+    s: frozenset(c for c in DECK_52 if c.suit is s) for s in Suit
+}
+_TWOS: frozenset[Card] = frozenset(c for c in DECK_52 if c.rank is Rank.TWO)
+
+
+def following_cards(led: Suit, round_no: int | None) -> frozenset[Card]:
+    """The cards that count as holding ``led``: its cards, but for its two in round 12. A
+    player who fails to follow says he holds none of them."""
+    cards = _SUIT_CARDS[led]
+    return cards - _TWOS if round_no == WILD_TWOS_ROUND else cards
+
+
+_FOLLOWING: dict[tuple[Suit, bool], frozenset[Card]] = {
+    (s, wild): following_cards(s, WILD_TWOS_ROUND if wild else None)
+    for s in Suit
+    for wild in (False, True)
+}
 
 
 def holds_led_suit(hand: Iterable[Card], led: Suit, round_no: int | None) -> bool:
     """Whether ``hand`` can follow ``led`` (in round 12 a two does not count)."""
-    wild = round_no == WILD_TWOS_ROUND
-    return any(c.suit == led and not (wild and c.rank is Rank.TWO) for c in hand)
+    return not _FOLLOWING[(led, round_no == WILD_TWOS_ROUND)].isdisjoint(hand)
 
 
 def led_suit(trick: Sequence[str | Entry]) -> Suit | None:
     """The suit led (the named card's suit for a wild two), ``None`` for an empty trick."""
     return effective(parse_entry(trick[0])).suit if trick else None
+
+
+def playable(hand: frozenset[Card], led: Suit | None, round_no: int | None) -> frozenset[Card]:
+    """:func:`legal_plays` for a hand and led suit already checked (the engine's own state):
+    follow suit if you can, otherwise any card; in round 12 a two is always playable."""
+    if led is None:
+        return hand
+    wild = round_no == WILD_TWOS_ROUND
+    follow = hand & _FOLLOWING[(led, wild)]
+    if not follow:
+        return hand
+    return follow | (hand & _TWOS) if wild else follow
 
 
 def legal_plays(
@@ -136,14 +181,7 @@ def legal_plays(
     del trump
     cards = frozenset(Card.parse(c) if isinstance(c, str) else c for c in hand)
     entries = _check_entries(trick, round)
-    if not entries:
-        return cards
-    led = effective(entries[0]).suit
-    if not holds_led_suit(cards, led, round):
-        return cards
-    if round == WILD_TWOS_ROUND:
-        return frozenset(c for c in cards if c.suit == led or c.rank is Rank.TWO)
-    return frozenset(c for c in cards if c.suit == led)
+    return playable(cards, effective(entries[0]).suit if entries else None, round)
 
 
 def legal_names(hand: Iterable[str | Card], trick: Sequence[str | Entry]) -> frozenset[Card]:
