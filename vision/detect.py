@@ -12,15 +12,17 @@ touch merge into one bright blob. So candidates come from several masks of a dow
 
 Each region's outline is fitted with a quad (polygon approximation, then a least-squares line
 per side, intersected, so rounded corners do not pull the corners in) and kept if it is
-card-shaped: convex, card aspect 0.50-0.85 (perspective allowed), filling its quad, of a
-plausible size. Candidates from the different masks are merged: duplicates keep the best fit,
-and a candidate that is tiled by two or more smaller cards (two cards side by side look like
-one card of the same aspect) gives way to them, while a lone inner rectangle (the picture frame
-of a court card) gives way to its card.
+card-shaped: convex, aspect 0.45-1.0 (a card seen obliquely looks square), filling its quad,
+nothing reaching out of it (two overlapping cards fitted as one), of a plausible size.
+Candidates from the different masks are merged: duplicates keep the best fit; a region tiled by
+two or more cards (two cards side by side look like one card of the same aspect) or cut by the
+frame's edge (the table) gives way to them; a card keeps its picture frame or ornate ace out.
+A court card lying on another white card shows only its picture frame: that quad is grown to
+card size. Near-square outlines are warped both ways round (``ambiguous``).
 
-Regions that are card-like but not whole (overlapped in a fan, cut by the frame edge) are kept
-as ``partial`` finds when their quad can still be completed; the classifier decides whether
-their index can be read.
+Cards cut by the frame's edge are ``partial``. Cards under others in a fan are found from their
+visible index corner (:mod:`vision.fans`) as ``one_corner`` rows: a guessed outline, read from
+that corner alone.
 """
 
 from __future__ import annotations
@@ -291,7 +293,10 @@ def _candidates_from_mask(
     h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
     found: list[_Candidate] = []
-    for k, contour in enumerate(contours):
+    # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
+    shortest = int(np.sqrt(4 * np.pi * 0.7 * min_area))
+    for k in [i for i, c in enumerate(contours) if len(c) >= shortest]:
+        contour = contours[k]
         # a hole's outline runs outside the edge band around it: shrink instead of grow
         grow_k = -grow if hierarchy[0][k][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
         region = float(cv2.contourArea(contour))
