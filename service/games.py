@@ -53,6 +53,11 @@ class FieldError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+class EngineFailure(RulesError):
+    """The rules engine failed on an event (a bug, not a rule): the event is refused like an
+    impossible one, so the log never holds an event its replay cannot get past."""
+
+
 # -- reading the JSON values -----------------------------------------------------------------
 
 

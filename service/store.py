@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -23,12 +24,21 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from rules.errors import RulesError
 from service.db import read_transaction, write_transaction
-from service.games import CONTROL_TYPES, JSON, TableSession, effective_log
+from service.games import (
+    CONTROL_TYPES,
+    JSON,
+    EngineFailure,
+    FieldError,
+    TableSession,
+    effective_log,
+)
 from service.models import card_tables, events
 from service.sheet import table_state
 
 WRITE_ATTEMPTS = 5
+log = logging.getLogger("trickcam.service")
 
 
 def hash_token(token: str) -> str:
@@ -80,7 +90,22 @@ class Snapshot:
         return cls(meta, 0, (), (), session, table_state(meta.as_json(), session, 0))
 
     def extend(self, seq: int, payload: JSON) -> Snapshot:
-        """The table after one more event (raises the engine's error if it is impossible)."""
+        """The table after one more event (raises the engine's error if it is impossible;
+        :class:`EngineFailure` if the engine breaks on it)."""
+        try:
+            return self._extend(seq, payload)
+        except (RulesError, FieldError):
+            raise
+        except Exception as exc:
+            log.exception(
+                "rules engine failure on table %s event %s: %r", self.meta.id, seq, payload
+            )
+            raise EngineFailure(
+                f"{payload!r}: the rules engine failed on this event "
+                f"({type(exc).__name__}: {exc}); it was not recorded"
+            ) from exc
+
+    def _extend(self, seq: int, payload: JSON) -> Snapshot:
         raw = self.raw + ((seq, payload),)
         if payload.get("type") in CONTROL_TYPES:
             effective = tuple(effective_log(raw))
