@@ -58,6 +58,10 @@ MAX_OUTSIDE = 0.1
 """How far a region may reach outside its fitted quad, as a fraction of the quad's size
 (sqrt of its area): two overlapping cards fitted with one quad leave a corner sticking out."""
 
+COARSE_PENALTY = 0.2
+"""Score handicap of outlines from the eroded mask (the last one): they stand in for a card
+no other mask outlines, never replace a finer outline of the same card."""
+
 MIN_FILL = 0.86
 """Region area / quad area: a card region fills its quad (rounded corners lose ~2 %)."""
 
@@ -98,6 +102,7 @@ class _Candidate:
     fill: float  # region area / quad area
     aspect: float  # short / long
     partial: bool
+    penalty: float = 0.0  # outlines from a coarser mask lose ties
     centre: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -106,7 +111,7 @@ class _Candidate:
     @property
     def score(self) -> float:
         """Card-likeness: how well the region fills its quad and how card-like the aspect is."""
-        return self.fill - 0.5 * abs(self.aspect - 0.69)
+        return self.fill - 0.5 * abs(self.aspect - 0.69) - self.penalty
 
 
 _NEXT = np.array([1, 2, 3, 0])
@@ -289,6 +294,7 @@ def _candidates_from_mask(
     grow: float,
     retrieve: int,
     seen: list[tuple[float, float, float]],
+    penalty: float = 0.0,
 ) -> list[_Candidate]:
     h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
@@ -326,7 +332,7 @@ def _candidates_from_mask(
             continue  # something sticks out: overlapping cards merged into one region
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        found.append(_Candidate(quad, area, fill, aspect, at_edge))
+        found.append(_Candidate(quad, area, fill, aspect, at_edge, penalty))
     return found
 
 
@@ -346,10 +352,14 @@ def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
         cut, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     )
     flat = cv2.bitwise_not(edges)
+    # eroded: cuts the wider necks (glare merging into a card's edge); coarse, so it only
+    # counts where no other mask gives the card (see COARSE_PENALTY)
+    eroded = cv2.erode(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     return [
         (bright, 0.0, cv2.RETR_EXTERNAL),
         (cut, 1.5, cv2.RETR_EXTERNAL),
         (flat, 1.5, cv2.RETR_CCOMP),
+        (eroded, 5.0, cv2.RETR_EXTERNAL),
     ]
 
 
@@ -434,8 +444,9 @@ def find_quads(
     cands: list[_Candidate] = []
     seen: list[tuple[float, float, float]] = []
     masks = _masks(small)
-    for mask, grow, mode in masks:
-        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode, seen))
+    for k, (mask, grow, mode) in enumerate(masks):
+        penalty = COARSE_PENALTY if k == len(masks) - 1 else 0.0
+        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode, seen, penalty))
     chosen = _select(cands)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
