@@ -45,9 +45,12 @@ def renege_json(proven: Any) -> JSON:
 
 @dataclass(frozen=True, slots=True)
 class HandsGame:
-    """One game to the target: the engine's hand states in order (the last maybe in play)."""
+    """One game to the target: the engine's hand states in order (the last maybe in play),
+    and the score rows of every hand but the last (events only ever reach the last hand, so
+    those rows are final: each hand is scored once, not once per event)."""
 
     hands: tuple[Any, ...]
+    rows_before: tuple[HandRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,7 @@ class HandGameSpec:
     def apply(self, game: HandsGame, event: object, payload: JSON) -> HandsGame:
         last = game.hands[-1]
         if payload.get("type") != "deal":
-            return HandsGame(game.hands[:-1] + (last.apply(event),))
+            return HandsGame(game.hands[:-1] + (last.apply(event),), game.rows_before)
         if not self.hand_over(last):
             raise IllegalEvent(
                 f"deal by seat {payload.get('dealer')}: the hand in play is not over"
@@ -101,14 +104,14 @@ class HandGameSpec:
             raise OutOfTurn(f"deal by seat {dealer}: seat {expected} deals this hand")
         if dealer is None:  # the dealer may be left out after the first hand: it is known
             event = dataclasses.replace(event, dealer=expected)  # type: ignore[type-var]
-        return HandsGame(game.hands + (self.new_hand(last.rules, event),))
+        return HandsGame(
+            game.hands + (self.new_hand(last.rules, event),), game.rows_before + (self.row(last),)
+        )
 
     def totals(self, game: HandsGame) -> tuple[int, int]:
         a = b = 0
-        for hand in game.hands:
-            if self.hand_over(hand):
-                score = self.row(hand).score
-                a, b = a + score[0], b + score[1]
+        for row in self.rows(game):
+            a, b = a + row.score[0], b + row.score[1]
         return a, b
 
     def is_over(self, game: HandsGame) -> bool:
@@ -121,7 +124,8 @@ class HandGameSpec:
         return [0 if a > b else 1]
 
     def rows(self, game: HandsGame) -> list[HandRow]:
-        return [self.row(h) for h in game.hands if self.hand_over(h)]
+        last = game.hands[-1]
+        return [*game.rows_before, *([self.row(last)] if self.hand_over(last) else [])]
 
     def current(self, game: HandsGame) -> JSON | None:
         hand = game.hands[-1]
