@@ -508,6 +508,8 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
     with ``hidden_cards``, also the cards of a fan whose index corner alone shows."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    elif frame_bgr.shape[2] == 4:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
     quads, scores, partial, hidden = find_quads(frame_bgr)
     if len(quads) == 0:
         return Detections()

@@ -93,6 +93,16 @@ def test_fanned_cards_give_the_top_card_and_the_hidden_index_corners() -> None:
     assert len(hidden) == 4
 
 
+def test_grey_and_bgra_frames_are_accepted() -> None:
+    quads = [card_quad((400, 300), 260, 30)]
+    frame = _scene("green_felt", quads)
+    grey = detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    bgra = detect(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA))
+    assert _match(bgra, quads, tol=6.0) == 1
+    assert _match(grey, quads, tol=6.0) == 1
+    assert grey.crops.shape[1:] == (CARD_H, CARD_W, 3)
+
+
 def test_empty_table_has_no_cards() -> None:
     for table in TABLES:
         frame = table_texture(table, 640, 480, np.random.default_rng(1))
