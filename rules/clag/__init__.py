@@ -30,9 +30,9 @@ from rules.clag.events import (
 )
 from rules.clag.game import GameState
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
-from rules.clag.schedule import NUM_ROUNDS, dealer_of_round, hand_size, round_rule
+from rules.clag.schedule import NUM_ROUNDS, dealer_of_round, hand_size, round_rule, steps_of
 from rules.clag.scoring import Standing, ranking, round_scores
-from rules.clag.state import RoundResult, RoundState, steps_of
+from rules.clag.state import RoundResult, RoundState
 from rules.clag.tricks import WildTwo, legal_names, legal_plays, parse_entry, trick_winner
 
 __all__ = [

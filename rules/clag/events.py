@@ -60,9 +60,10 @@ class NameWild:
 Event = Deal | TurnTrump | ChooseTrump | Contract | Bid | Play | NameWild
 RefereeEvent = ConfirmRenege | DismissRenege
 Logged = Event | RefereeEvent
+Log = tuple[Logged, ...]
 
 
-def corrected_log(log: tuple[Logged, ...], correction: Correct) -> tuple[Logged, ...]:
+def corrected_log(log: Log, correction: Correct) -> Log:
     """``log`` with event number ``correction.index`` (0-based) replaced by
     ``correction.event``, or removed when it is ``None``. The caller replays the result, which
     checks every event (a replacement that is no Clag event is refused there)."""
@@ -82,6 +83,7 @@ __all__ = [
     "Deal",
     "DismissRenege",
     "Event",
+    "Log",
     "Logged",
     "NameWild",
     "Play",

@@ -74,6 +74,36 @@ def has_contracts(round_no: int) -> bool:
     return round_no not in (ZERO_CONTRACT_ROUND, NO_CONTRACT_ROUND)
 
 
+HAND_SIZES: dict[int, int] = {r: hand_size(r) for r in range(1, NUM_ROUNDS + 1)}
+
+
+def steps_of(round_no: int) -> tuple[str, ...]:
+    """The phases of a round in order: ``deal``, ``trump``, ``choose``, ``contracts``, ``play``."""
+    if round_no == NO_TRUMP_ROUND:
+        return ("deal", "contracts", "play")
+    if round_no in (ZERO_CONTRACT_ROUND, NO_CONTRACT_ROUND):
+        return ("deal", "trump", "play")
+    if round_no == TRUMP_AFTER_CONTRACTS_ROUND:
+        return ("deal", "contracts", "trump", "play")
+    if round_no == CONTRACTS_BEFORE_DEAL_ROUND:
+        return ("contracts", "deal", "trump", "play")
+    if round_no == DEALER_CHOOSES_TRUMP_ROUND:
+        return ("deal", "choose", "contracts", "play")
+    return ("deal", "trump", "contracts", "play")
+
+
+_STEPS: dict[int, tuple[str, ...]] = {r: steps_of(r) for r in range(1, NUM_ROUNDS + 1)}
+
+
+def phase_of(round_no: int, step: int, naming: bool) -> str:
+    """The phase after ``step`` steps of the round (``done`` after the last); ``name`` while
+    a wild two awaits its name (``naming``)."""
+    steps = _STEPS[round_no]
+    if step >= len(steps):
+        return "done"
+    return "name" if naming else steps[step]
+
+
 def round_rule(round_no: int) -> str:
     """A short description of the round's rule, ``"normal"`` for a normal round."""
     return SPECIAL_ROUNDS.get(check_round(round_no), "normal")

@@ -12,7 +12,7 @@ the cards do (the player later shows a card of the led suit, or his dealt hand h
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.cards import DECK_52, Card, Rank, Suit
 from rules.clag import tricks as T
@@ -27,6 +27,7 @@ from rules.clag.events import (
     Deal,
     DismissRenege,
     Event,
+    Log,
     NameWild,
     Play,
     RefereeEvent,
@@ -35,35 +36,23 @@ from rules.clag.events import (
 )
 from rules.clag.ruleset import DEFAULT_RULESET, ClagRuleset
 from rules.clag.schedule import (
-    NO_CONTRACT_ROUND,
-    NUM_ROUNDS,
+    HAND_SIZES,
     WILD_TWOS_ROUND,
     ZERO_CONTRACT_ROUND,
     check_players,
     check_round,
     hand_size,
+    phase_of,
+    steps_of,
 )
 from rules.clag.scoring import round_scores
 from rules.errors import CardAlreadyPlayed, HandOver, IllegalEvent, OutOfTurn
 from rules.knowledge import MustNotHold, RenegeEvidence, TableKnowledge
 
+__all__ = ["RoundResult", "RoundState", "steps_of"]
+
 FOLLOW_SUIT = "follow suit"
 NAME_LED_SUIT = "a wild two names the led suit"
-
-
-def steps_of(round_no: int) -> tuple[str, ...]:
-    """The phases of a round in order: ``deal``, ``trump``, ``choose``, ``contracts``, ``play``."""
-    if round_no == 8:
-        return ("deal", "contracts", "play")
-    if round_no in (ZERO_CONTRACT_ROUND, NO_CONTRACT_ROUND):
-        return ("deal", "trump", "play")
-    if round_no == 10:
-        return ("deal", "contracts", "trump", "play")
-    if round_no == 11:
-        return ("contracts", "deal", "trump", "play")
-    if round_no == 14:
-        return ("deal", "choose", "contracts", "play")
-    return ("deal", "trump", "contracts", "play")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +94,15 @@ class RoundState:
     confirmed: frozenset[int] = frozenset()
     dismissed: frozenset[int] = frozenset()
     log: tuple[Event | RefereeEvent, ...] = ()
+    phase: str = field(init=False)
+    """``deal``, ``trump``, ``choose``, ``contracts``, ``play``, ``name`` (a two awaits its
+    name) or ``done``: derived from ``step`` and ``unnamed``, kept because every event and
+    every question asks for it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "phase", phase_of(self.round_no, self.step, self.unnamed is not None)
+        )
 
     @classmethod
     def start(
@@ -143,16 +141,7 @@ class RoundState:
 
     @property
     def hand_size(self) -> int:
-        return _HAND_SIZES[self.round_no]
-
-    @property
-    def phase(self) -> str:
-        """``deal``, ``trump``, ``choose``, ``contracts``, ``play``, ``name`` (a two awaits its
-        name) or ``done``."""
-        steps = _STEPS[self.round_no]
-        if self.step >= len(steps):
-            return "done"
-        return "name" if self.unnamed is not None else steps[self.step]
+        return HAND_SIZES[self.round_no]
 
     @property
     def to_act(self) -> int | None:
@@ -215,8 +204,7 @@ class RoundState:
     def possible_cards(self, seat: int) -> frozenset[Card]:
         """Cards ``seat`` may still hold (reneges aside): his known hand, else every unseen
         card outside what his failures to follow showed he lacks."""
-        deck = tuple(c for c in DECK_52 if c != self.trump_card)
-        return self.knowledge.possible(seat, deck)
+        return self.knowledge.possible(seat, _DECK_WITHOUT[self.trump_card])
 
     def applied_reneges(self) -> tuple[RenegeEvidence, ...]:
         """The proven reneges that count, under ``apply_reneges`` and the referee's events."""
@@ -244,6 +232,8 @@ class RoundState:
         fields_of = new.__dict__
         fields_of.update(self.__dict__)
         fields_of.update(changes)
+        if "step" in changes or "unnamed" in changes:
+            fields_of["phase"] = phase_of(self.round_no, new.step, new.unnamed is not None)
         return new
 
     def apply(self, event: Event | RefereeEvent | Correct) -> RoundState:
@@ -434,14 +424,16 @@ class RoundState:
         """``seat`` did not follow ``led``: legal only if he held no card that follows it."""
         rule = NAME_LED_SUIT if isinstance(entry, T.WildTwo) else FOLLOW_SUIT
         trick = len(self.tricks) + 1
-        detail = f"seat {seat} played {entry} to trick {trick} when {led.name.lower()} were led"
+        detail = f"seat {seat} played {entry} to trick {trick} when {_SUIT_WORDS[led]} were led"
         forbidden = T.following_cards(led, self.round_no)
         return knowledge.mark_void(seat, led).expect(
             MustNotHold(seat, trick, rule, T.physical(entry), forbidden, detail)
         )
 
 
-Log = tuple[Event | RefereeEvent, ...]
-_STEPS: dict[int, tuple[str, ...]] = {r: steps_of(r) for r in range(1, NUM_ROUNDS + 1)}
-_HAND_SIZES: dict[int, int] = {r: hand_size(r) for r in range(1, NUM_ROUNDS + 1)}
 _new = object.__new__
+_SUIT_WORDS: dict[Suit, str] = {s: s.name.lower() for s in Suit}
+# the cards a hand may hold, by turned trump card (``None``: none turned yet)
+_DECK_WITHOUT: dict[Card | None, tuple[Card, ...]] = {
+    turned: tuple(c for c in DECK_52 if c != turned) for turned in (None, *DECK_52)
+}
