@@ -1,0 +1,355 @@
+"""``trickcam watch``: a camera's (or a video's) view of a table in, the hand record out.
+
+Prints each play (seat, card, confidence) and each trick's winner as they happen, writes the
+hand record ``trickcam score`` reads (with the evidence of every play under ``"watch"``), and
+can post the events to a running ``trickcam serve`` and write an annotated video.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from rules.errors import RulesError
+from vision.games import GAMES, GameSpec, clabber, clag, klaberjass
+from vision.watch import Watcher, WatchEvent
+
+HELP = """\
+Watch a table and keep the score: every card laid on the table is read, given to the seat on
+whose side it lies, checked against the game, and the finished hand is written as a record.
+
+SOURCE is a camera index (0), a video file, a folder or glob of images (--fps), or a URL
+(rtsp://..., http://...). A live camera that drops out is reopened; Ctrl-C stops cleanly and
+still writes what was seen.
+
+examples:
+  trickcam watch --game clabber --source 0 --dealer 3 --upcard 9H --bidding pass,pass,play \\
+      --out hand.json
+  trickcam watch --game klaberjass --source hand.mp4 --dealer 0 --upcard JD --bidding accept \\
+      --out hand.json --annotate seen.mp4
+  trickcam watch --game clag --players 5 --round 3 --dealer 2 --trump-card 7H \\
+      --contracts 1,0,2,0,1 --source frames/ --fps 4 --out round.json
+  trickcam watch ... --post http://localhost:8000/api/tables/T1 --token SCORER_TOKEN
+  trickcam watch ... --correct 7=QH      a person corrects play 7 (0-based): an event, replayed
+"""
+
+
+def add_game_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the hand (as dealt and bid)")
+    g.add_argument("--game", choices=GAMES, required=True)
+    g.add_argument("--dealer", type=int, required=True, help="the dealer's seat")
+    g.add_argument("--upcard", help="Clabber's upcard / Klaberjass's and Belote's candidate")
+    g.add_argument("--bidding", help="calls from the dealer's left, comma-separated")
+    g.add_argument("--players", type=int, default=4, help="Clag: 4..7 players (default 4)")
+    g.add_argument("--round", type=int, help="Clag: the round number 1..22")
+    g.add_argument("--trump-card", help="Clag: the turned trump card")
+    g.add_argument("--trump", help="Clag round 14: the suit the dealer chose")
+    g.add_argument("--contracts", help="Clag: contracts by seat, comma-separated")
+
+
+def spec_from_args(args: argparse.Namespace) -> GameSpec:
+    """The hand the options describe; raises a ``RulesError`` naming the missing option."""
+    if args.game in ("clabber", "klaberjass", "belote"):
+        if not args.upcard or args.bidding is None:
+            raise RulesError(
+                f"{args.game}: give --upcard and --bidding (calls from the dealer's left)"
+            )
+        if args.game == "clabber":
+            return clabber(args.dealer, args.upcard, args.bidding)
+        return klaberjass(args.dealer, args.upcard, args.bidding, args.game)
+    if args.round is None:
+        raise RulesError("clag: give --round (1..22)")
+    return clag(args.players, args.round, args.dealer, args.trump_card, args.trump, args.contracts)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "watch",
+        help="watch a table (camera, video, images) and write the hand record",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(p)
+    p.add_argument(
+        "--source", required=True, help="camera index, video, folder/glob of images, or URL"
+    )
+    p.add_argument("--fps", type=float, help="frame rate of an image folder (default 2)")
+    p.add_argument("--out", type=Path, required=True, help="the hand record to write (JSON)")
+    p.add_argument("--table", type=Path, help="table file from 'trickcam calibrate'")
+    p.add_argument("--annotate", type=Path, help="write the annotated video here (mp4)")
+    p.add_argument("--post", metavar="URL", help="a table of 'trickcam serve': .../api/tables/ID")
+    p.add_argument("--token", help="the table's scorer token (with --post)")
+    p.add_argument("--evidence", type=Path, help="write each play's card image to this folder")
+    p.add_argument("--correct", action="append", default=[], metavar="N=CARD",
+                   help="play N (0-based) was CARD: a correction event (repeatable)")  # fmt: skip
+    p.add_argument("--model", type=Path, help="card classifier (default models/cards.onnx)")
+    p.add_argument("--pace", action="store_true", help="play files at their own speed (demos)")
+    p.add_argument("--quiet", action="store_true", help="no live lines, no progress bar")
+    p.add_argument("--deck-reader", help=argparse.SUPPRESS)  # read by one deck design's faces
+    p.set_defaults(func=run)
+
+
+def main(argv: list[str]) -> int:
+    """``trickcam watch ARGS`` without the rest of the command line (tests, demo)."""
+    parser = argparse.ArgumentParser(prog="trickcam")
+    register(parser.add_subparsers())
+    args = parser.parse_args(["watch", *argv])
+    return int(args.func(args))
+
+
+def describe(ev: WatchEvent, spec: GameSpec) -> str:
+    """One live line for an event."""
+    if ev.play is not None:
+        p = ev.play
+        line = f"{ev.t:7.1f}s  play {p.index + 1:>2}  seat {p.seat}  {p.card!s:>3}  {p.reading.probability:.2f}"
+        if p.confirm:
+            doubt = p.reading.doubt
+            pair = f" ({doubt[0]} or {doubt[1]}?)" if doubt else ""
+            line += f"  CONFIRM{pair}: {'; '.join(r for r in (p.reading.reason, p.seat_note) if r)}"
+        return line
+    if ev.trick is not None and ev.kind == "trick":
+        tr = ev.trick
+        who = f"team {tr.winner % 2}" if spec.teams else f"seat {tr.winner}"
+        return f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
+    if ev.trick is not None:
+        return f"{ev.t:7.1f}s  trick {ev.trick.number} gathered"
+    return f"{ev.t:7.1f}s  {ev.text}"
+
+
+class Poster:
+    """Send the hand's events to ``trickcam serve`` (one POST each, retried on the next)."""
+
+    def __init__(self, url: str, token: str, log: Callable[[str], None]) -> None:
+        self.url = url.rstrip("/") + "/events"
+        self.token, self.log = token, log
+        self.queue: list[dict[str, Any]] = []
+        self.sent = 0
+        self.seq_of_play: dict[int, int] = {}
+        self.session = f"watch-{int(time.time())}"
+
+    def add(self, event: dict[str, Any], play_index: int | None = None) -> None:
+        self.queue.append(
+            {
+                "event": event,
+                "play": play_index,
+                "key": f"{self.session}-{self.sent + len(self.queue)}",
+            }
+        )
+        self.flush()
+
+    def flush(self) -> None:
+        import urllib.error
+        import urllib.request
+
+        while self.queue:
+            item = self.queue[0]
+            req = urllib.request.Request(
+                self.url, data=json.dumps(item["event"]).encode(), method="POST",
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}",
+                         "Idempotency-Key": item["key"]},
+            )  # fmt: skip
+            try:
+                with urllib.request.urlopen(req, timeout=3) as resp:
+                    answer = json.loads(resp.read() or b"{}")
+                seq = (answer.get("accepted") or {}).get("seq")
+                if item["play"] is not None and isinstance(seq, int):
+                    self.seq_of_play[item["play"]] = seq
+            except urllib.error.HTTPError as exc:
+                if exc.code in (401, 403, 409, 422):  # refused for good: say why, go on
+                    self.log(f"post {item['event']}: refused ({exc.code}) {exc.read()[:200]!r}")
+                else:
+                    self.log(f"post: server error {exc.code}; will retry")
+                    return
+            except (urllib.error.URLError, OSError) as exc:
+                self.log(f"post: {self.url} unreachable ({exc}); will retry with the next event")
+                return
+            self.queue.pop(0)
+            self.sent += 1
+
+
+def setup_events(spec: GameSpec) -> list[dict[str, Any]]:
+    """The events before the first card: the deal, trump and the calls."""
+    h = spec.header
+    events: list[dict[str, Any]] = []
+    n = spec.players
+    if spec.game == "clag":
+        events.append({"type": "deal", "dealer": spec.dealer})
+        if "trump_card" in h:
+            events.append({"type": "trump", "card": h["trump_card"]})
+        if "trump" in h:
+            events.append({"type": "choose_trump", "suit": h["trump"]})
+        contracts = h.get("contracts")
+        if isinstance(contracts, list):
+            for k in range(n):
+                seat = (spec.dealer + 1 + k) % n
+                events.append({"type": "bid", "seat": seat, "bid": contracts[seat]})
+        return events
+    events.append({"type": "deal", "dealer": spec.dealer, "upcard": h["upcard"]})
+    calls = h.get("bidding")
+    assert isinstance(calls, list)
+    seat = (spec.dealer + 1) % n
+    for call in calls:
+        events.append({"type": "bid", "seat": seat, "bid": call})
+        seat = (seat + 1) % n
+    return events
+
+
+def watch_record(watcher: Watcher, source: str, stopped: str) -> dict[str, object]:
+    """The hand record with the evidence of every play."""
+    record = watcher.log.record()
+    record["watch"] = {
+        "source": source,
+        "stopped": stopped,
+        "complete": watcher.complete,
+        "plays": [p.as_dict() for p in watcher.log.plays],
+        "corrections": [
+            {"play": c.index, "card": str(c.card), "by": c.by, "t": c.t}
+            for c in watcher.log.corrections
+        ],
+        "to_confirm": [p.index for p in watcher.log.plays if p.confirm],
+        "frames": watcher.frames,
+        "detections": watcher.detections,
+    }
+    return record
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classify import ModelError
+    from vision.sources import SourceError, open_source
+    from vision.table import TableFileError, TableGeometry
+    from vision.watch import classifier_reader
+
+    try:
+        spec = spec_from_args(args)
+        geometry = TableGeometry.load(args.table) if args.table else None
+        corrections = [_correction(c) for c in args.correct]
+        source = (
+            open_source(args.source, args.fps, log=_warn)
+            if _is_live(args.source)
+            else open_source(args.source, args.fps)
+        )
+        if args.deck_reader:
+            from vision.tablevideo import deck_reader
+
+            reader = deck_reader(args.deck_reader)
+        else:
+            reader = classifier_reader(str(args.model) if args.model else None)
+        watcher = Watcher(spec, reader, geometry)
+    except (RulesError, SourceError, TableFileError, ModelError, ValueError) as exc:
+        print(f"trickcam watch: {exc}", file=sys.stderr)
+        return 2
+    return loop(args, spec, watcher, source, corrections)
+
+
+def _is_live(spec: str) -> bool:
+    return spec.strip().isdigit() or "://" in spec
+
+
+def _warn(msg: str) -> None:
+    print(f"trickcam watch: {msg}", file=sys.stderr)
+
+
+def _correction(text: str) -> tuple[int, str]:
+    index, sep, card = text.partition("=")
+    if not sep or not index.strip().isdigit():
+        raise RulesError(f"--correct {text!r}: expected N=CARD, e.g. 7=QH")
+    from rules.cards import Card
+
+    return int(index), str(Card.parse(card))
+
+
+def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any,
+         corrections: list[tuple[int, str]]) -> int:  # fmt: skip
+    """Run the watcher over the source, print, post, annotate; write the record at the end."""
+    from vision.overlay import draw
+
+    say = (lambda _line: None) if args.quiet else print
+    poster = Poster(args.post, args.token or "", _warn) if args.post else None
+    if poster is not None:
+        for ev in setup_events(spec):
+            poster.add(ev)
+    writer = None
+    bar = None
+    if source.total and not args.quiet and not args.pace:
+        from tqdm import tqdm
+
+        bar = tqdm(total=source.total, unit="frame", file=sys.stderr, leave=False)
+    stopped = "end of source"
+    start = time.monotonic()
+    pending = dict(corrections)
+    try:
+        for frame in source:
+            if args.pace and not getattr(source, "live", False):
+                delay = frame.t - (time.monotonic() - start)
+                if delay > 0:
+                    time.sleep(delay)
+            for ev in watcher.feed(frame.image, frame.t):
+                if bar is not None:
+                    bar.clear()
+                say(describe(ev, spec))
+                if ev.play is not None:
+                    if poster is not None:
+                        poster.add(
+                            {"type": "play", "seat": ev.play.seat, "card": str(ev.play.card)},
+                            ev.play.index,
+                        )
+                    if ev.play.index in pending:
+                        fix = watcher.log.correct(
+                            ev.play.index, pending.pop(ev.play.index), "--correct", frame.t
+                        )
+                        say(f"{frame.t:7.1f}s  correction: play {fix.index + 1} is {fix.card}")
+                        seq = poster.seq_of_play.get(fix.index) if poster is not None else None
+                        if poster is not None and seq is not None:
+                            poster.add({"type": "correct", "seq": seq,
+                                        "event": {"type": "play", "seat": ev.play.seat, "card": str(fix.card)}})  # fmt: skip
+                if args.evidence and ev.play is not None:
+                    args.evidence.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(
+                        str(args.evidence / f"play_{ev.play.index:02d}_{ev.play.card}.png"),
+                        ev.play.crop,
+                    )
+            if args.annotate is not None:
+                if writer is None:
+                    h, w = frame.image.shape[:2]
+                    args.annotate.parent.mkdir(parents=True, exist_ok=True)
+                    fps = source.fps or 10.0
+                    writer = cv2.VideoWriter(
+                        str(args.annotate), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h)
+                    )
+                writer.write(draw(frame.image, watcher, frame.t))
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        say("stopped: writing what was seen")
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            writer.release()
+        source.close()
+    record = watch_record(watcher, args.source, stopped)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    say(
+        f"record written to {args.out} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
+    )  # type: ignore[index]
+    if watcher.complete:
+        from rules.records import format_text, score_record
+
+        try:
+            result = score_record(record)
+            say(format_text(record, result))
+        except RulesError as exc:
+            _warn(f"the record does not score: {exc}")
+    elif stopped == "end of source":
+        done, _ = watcher.log.tricks()
+        _warn(f"the hand is not complete: {len(done)} of {spec.tricks} tricks seen")
+    return 130 if stopped == "interrupted" else 0
