@@ -29,6 +29,7 @@ from rules.clag import (
     steps_of,
     trick_winner,
 )
+from rules.clag.ruleset import DealerRule
 from rules.clag.simulate import random_game, random_round
 from rules.errors import CardAlreadyPlayed, IllegalEvent, OutOfTurn, RulesError
 from rules.events import Bid, ConfirmRenege, DismissRenege
@@ -80,12 +81,12 @@ DEALER_RULE = [
     ids=[d[0] for d in DEALER_RULE],
 )
 def test_dealer_rule(
-    rule: str, size: int, earlier: list[int], dealer_rule: str, allowed: tuple[int, ...]
+    rule: str, size: int, earlier: list[int], dealer_rule: DealerRule, allowed: tuple[int, ...]
 ) -> None:
-    assert legal_contracts(size, earlier, is_dealer=True, dealer_rule=dealer_rule) == allowed  # type: ignore[arg-type]
+    assert legal_contracts(size, earlier, is_dealer=True, dealer_rule=dealer_rule) == allowed
     assert legal_contracts(size, earlier, is_dealer=False, dealer_rule=dealer_rule) == tuple(
         range(size + 1)
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_a_contract_breaking_the_dealer_rule_is_refused_quoting_it() -> None:
@@ -269,6 +270,37 @@ def test_impossible_plays_are_refused_quoting_them() -> None:
     s = s.apply(Play(0, card("AS")))
     with pytest.raises(CardAlreadyPlayed, match="AS"):
         s.apply(Play(1, card("AS")))
+
+
+# (rule, hands of a known deal in round 2 at 4 players, error expected)
+BAD_DEALS = [
+    ("a hand for every player", "KH AD|3S 6H|4H 7D", "deal of 3 hands at 4 players"),
+    ("round 2 deals 2 cards each", "KH AD|3S|4H 7D|5H 8D", "seat 1 gets 1 cards"),
+    ("a card is dealt once", "KH AD|3S 6H|4H KH|5H 8D", "KH is dealt to seat 0 and seat 2"),
+]
+
+
+@pytest.mark.parametrize(("rule", "hands", "error"), BAD_DEALS, ids=[d[0] for d in BAD_DEALS])
+def test_a_known_deal_that_cannot_be_is_refused_quoting_it(
+    rule: str, hands: str, error: str
+) -> None:
+    dealt = tuple(frozenset(cards(h)) for h in hands.split("|"))
+    with pytest.raises(IllegalEvent, match=error):
+        RoundState.start(4, 2, dealer=3).apply(Deal(dealt))
+
+
+def test_a_known_deal_gives_the_hands_and_refuses_cards_from_other_hands() -> None:
+    s = _round2("KH AD|3S 6H|4H 7D|5H 8D")
+    assert s.hand(1) == frozenset(cards("3S 6H")) and s.possible_cards(1) == s.hand(1)
+    with pytest.raises(IllegalEvent, match="card 4H is known to be in the hand of seat 2"):
+        s.apply(Play(0, card("4H")))
+    dealt = Deal(tuple(frozenset(cards(h)) for h in ("KH AD", "3S 6H", "4H 7D", "5H 8D")))
+    with pytest.raises(IllegalEvent, match="AD was dealt to seat 0"):
+        RoundState.replay(4, 2, 3, (dealt, TurnTrump(card("AD"))))
+    s = s.apply(Play(0, card("KH")))
+    assert s.hand(0) == frozenset(cards("AD")) and s.legal_plays() == frozenset(cards("6H"))
+    s = s.apply(Play(1, card("6H"))).apply(Play(2, card("4H"))).apply(Play(3, card("5H")))
+    assert s.legal_plays() == frozenset(cards("AD"))  # seat 0 won and leads
 
 
 def _round12() -> RoundState:
