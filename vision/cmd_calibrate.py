@@ -38,6 +38,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
+def main(argv: list[str]) -> int:
+    """``trickcam calibrate ARGS`` on its own (tests, before the lead wires it in)."""
+    parser = argparse.ArgumentParser(prog="trickcam")
+    register(parser.add_subparsers())
+    args = parser.parse_args(["calibrate", *argv])
+    return int(args.func(args))
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.table import TableFileError, calibrate, seat_angles_geometry
 

@@ -126,3 +126,52 @@ def test_same_card_tells_a_card_from_another_either_way_up() -> None:
     a = plain_card("K", "S", 160, 240)
     assert same_card(a, np.rot90(a, 2))
     assert not same_card(a, plain_card("7", "D", 160, 240))
+
+
+def test_calibrate_command_writes_a_table_file_from_one_card_per_player(tmp_path: Path) -> None:
+    import cv2
+
+    from vision import cmd_calibrate
+
+    table = table_texture("green_felt", W, H, np.random.default_rng(4))
+    # a table turned about 30 degrees in the image: seat 0's card is the one nearest the bottom
+    spots = [(380, 290), (170, 250), (250, 80), (470, 120)]
+    frame = _frame(
+        table,
+        [
+            (c, s, a)
+            for c, s, a in zip(("9H", "JS", "AD", "KC"), spots, (30, 120, 30, 120), strict=True)
+        ],
+    )
+    image = tmp_path / "setup.png"
+    cv2.imwrite(str(image), frame)
+    out = tmp_path / "table.json"
+    assert cmd_calibrate.main(["--source", str(image), "--players", "4", "--out", str(out)]) == 0
+    g = TableGeometry.load(out)
+    assert [g.seat_of(s, SIZE) for s in spots] == [0, 1, 2, 3]
+    # a card midway between seat 0's and seat 1's cards belongs to one of them, not across
+    assert g.seat_of((200, 330), SIZE) in (0, 1)
+
+
+def test_calibrate_refuses_a_frame_with_the_wrong_number_of_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import cv2
+
+    from vision import cmd_calibrate
+
+    table = table_texture("wood", W, H, np.random.default_rng(5))
+    image = tmp_path / "two.png"
+    cv2.imwrite(str(image), _frame(table, [("9H", (200, 180), 0), ("JS", (450, 180), 0)]))
+    code = cmd_calibrate.main(
+        ["--source", str(image), "--players", "4", "--out", str(tmp_path / "t.json")]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "found 2 cards" in err and "expected 4" in err
+    assert (
+        cmd_calibrate.main(
+            ["--players", "3", "--angles", "90,210,330", "--out", str(tmp_path / "t.json")]
+        )
+        == 0
+    )
+    assert TableGeometry.load(tmp_path / "t.json").seat_of((320, 350), SIZE) == 0
