@@ -142,6 +142,8 @@ class TableKnowledge:
     def _check_new_card(self, seat: int, card: Card, *, playing: bool) -> None:
         if not 0 <= seat < len(self.hand_sizes):
             raise IllegalEvent(f"seat {seat} does not exist (seats 0..{len(self.hand_sizes) - 1})")
+        if card in self.held[seat]:
+            return  # known in this hand: by construction neither played nor held elsewhere
         for s in range(len(self.hand_sizes)):
             if self.played[s] and card in self.played[s]:
                 raise CardAlreadyPlayed(f"card {card} was already played by seat {s}")
