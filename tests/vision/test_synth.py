@@ -119,3 +119,21 @@ def test_generate_is_deterministic_from_its_seed() -> None:
     for key in ("x", "y", "deck"):
         assert np.array_equal(one[key], two[key])
     assert not np.array_equal(one["x"], other["x"])
+
+
+def test_dataset_command_refuses_an_empty_dataset(capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.cmd_dataset import main
+
+    assert main(["synth", "--scenes", "0", "--out", "/nonexistent/never-written"]) == 2
+    err = capsys.readouterr().err
+    assert "--scenes 0" in err and err.count("\n") == 1
+
+
+def test_train_command_names_the_missing_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.cmd_train import main
+
+    assert main(["--data", str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing/train.npz not found" in err and "trickcam dataset synth" in err
