@@ -319,6 +319,29 @@ class Stager:
 
     hand_offset = 40.0
 
+    def hover(self, seat: int, over: np.ndarray, start: float) -> float:
+        """A hand from ``seat`` reaches over the table near ``over`` (covering part of a
+        resting card), lingers almost still, and goes back: never a play."""
+        r = self.rng
+        reach, stay, back = r.uniform(0.3, 0.5), r.uniform(0.5, 1.1), r.uniform(0.3, 0.5)
+        toward = self.unit(seat)
+        src = self.edge(seat)
+        dst = over + toward * self.hand_offset * 0.8
+        drift = np.array([r.uniform(-8, 8), r.uniform(-8, 8)])
+
+        def hand_path(t: float) -> tuple[np.ndarray, np.ndarray] | None:
+            if t < start or t > start + reach + stay + back:
+                return None
+            if t < start + reach:
+                return src + (dst - src) * _ease((t - start) / reach), -toward
+            if t < start + reach + stay:
+                return dst + drift * (t - start - reach) / stay, -toward
+            s = _ease((t - start - reach - stay) / back)
+            return dst + drift + (src - dst - drift) * s, -toward
+
+        self.hands.append((start, start + reach + stay + back, hand_path))
+        return start + reach + stay + back
+
     def build(self, card_long: float) -> float:
         """Lay out the whole hand; returns its duration in seconds."""
         r, hand = self.rng, self.hand
@@ -346,6 +369,10 @@ class Stager:
                 )
                 t = self.slide(card, seat, t, target, angle, hesitate=r.random() < 0.25)
                 placed.append(self.items[-1])
+                if r.random() < 0.15:  # someone reaches over the cards on the table
+                    other = r.randrange(self.hand.players)
+                    over = self.spot(seat) * 0.6 + self.centre * 0.4
+                    t = self.hover(other, over, t + r.uniform(0.2, 0.5))
                 t += r.uniform(0.45, 0.9)  # the card rests before the next hand comes
             t += r.uniform(0.6, 1.0)  # everybody looks at the trick before it is gathered
             t = self.sweep(placed, winner, t) + r.uniform(0.25, 0.45)

@@ -23,7 +23,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rules.cards import Card, Suit
-from vision.decode import Knowledge, Reading, combine, decode, face_probability
+from vision.decode import (
+    CARD_LABELS,
+    LABELS,
+    DecodeError,
+    Knowledge,
+    Reading,
+    combine,
+    decode,
+    face_probability,
+)
 from vision.games import GameSpec
 from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes, same_card
 
@@ -260,15 +269,53 @@ class Watcher:
         if self.fixtures_pending and not self.log.plays:
             cards = probs[:52]
             best = int(np.argmax(cards))
-            from vision.decode import CARD_LABELS
-
             for fx in self.fixtures_pending:
                 i = CARD_LABELS.index(fx)
                 if i == best or cards[i] >= 0.3 * cards[best]:
                     self.fixtures_pending.remove(fx)
                     self.fixture_tracks.add(tr.id)
                     return [WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")]
-        return [self._play(tr, probs, t)] + self._trick_events(t)
+        back = self._seen_again(tr, probs, t)
+        if back is not None:
+            return back
+        if self.complete:
+            return [
+                WatchEvent(
+                    "note",
+                    t,
+                    text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
+                )
+            ]
+        try:
+            return [self._play(tr, probs, t)] + self._trick_events(t)
+        except DecodeError as exc:
+            return [WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}")]
+
+    def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
+        """A card already played, back in view (a hand lifted off it, or a trick not yet
+        gathered pushed about): the same play again, never a new one."""
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        card = CARD_LABELS[best]
+        for play in reversed(self.log.plays):
+            if play.card != card or probs[best] < 0.5:
+                continue
+            near = float(np.hypot(*(tr.centre - np.asarray(play.quad).reshape(4, 2).mean(axis=0))))
+            if near < 0.6 * np.sqrt(max(tr.area, 1.0)) and play.trick > self.gathered:
+                self.play_of_track[tr.id] = play.index
+                play.track_id = tr.id
+                return [
+                    WatchEvent("note", t, text=f"{card} (play {play.index + 1}) is in view again")
+                ]
+            if probs[best] >= 0.9:
+                self.ignored_tracks.add(tr.id)
+                return [
+                    WatchEvent(
+                        "note",
+                        t,
+                        text=f"{card} was already played (play {play.index + 1}): seen again, not a play",
+                    )
+                ]
+        return None
 
     def _seat(self, tr: Track) -> tuple[int, str]:
         dist = self.geometry.distances(tr.centre, self.size)
