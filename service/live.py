@@ -6,19 +6,21 @@ what it has. Streams are asyncio queues on the server's event loop; a subscriber
 too far behind is dropped (its stream ends; an ``EventSource`` reconnects and is sent the
 state again) rather than slowing the writers.
 
-With several worker processes each worker only sees its own publications; the design for
-that case is a poller per table that reads ``events`` after the last seq it sent (the same
-records the export reads), which this module's message format already fits.
+With several worker processes each worker only sees its own publications, so an idle stream
+also polls the database every ``poll_s`` (``catch_up``): events another worker committed are
+sent as one ``{"kind": "state", "seq", "state", "events": [...]}`` message. In a single
+process the broadcast comes first and the poll finds nothing new.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 JSON = dict[str, Any]
+CatchUp = Callable[[int], Awaitable[JSON | None]]
 
 
 class Broker:
@@ -79,18 +81,32 @@ async def stream_messages(
     first: JSON,
     first_seq: int,
     heartbeat_s: float,
+    catch_up: CatchUp | None = None,
+    poll_s: float = 1.0,
 ) -> AsyncIterator[str]:
     """The text of one table's event stream: ``first`` (the state when the client connected),
-    then every message published after it, a comment line when idle for ``heartbeat_s``."""
+    then every message published after it, what ``catch_up(seq)`` finds committed elsewhere
+    when idle for ``poll_s``, and a comment line when idle for ``heartbeat_s``."""
+    wait = min(poll_s, heartbeat_s) if catch_up is not None and poll_s > 0 else heartbeat_s
     try:
         yield "retry: 1000\n\n"
         yield sse(first, first_seq)
         sent = first_seq
+        idle = 0.0
         while True:
             try:
-                message = await asyncio.wait_for(queue.get(), heartbeat_s)
+                message = await asyncio.wait_for(queue.get(), wait)
             except TimeoutError:
-                yield ": keep-alive\n\n"
+                missed = await catch_up(sent) if catch_up is not None and poll_s > 0 else None
+                if missed is not None and int(missed["seq"]) > sent:
+                    sent = int(missed["seq"])
+                    idle = 0.0
+                    yield sse(missed, sent)
+                    continue
+                idle += wait
+                if idle >= heartbeat_s:
+                    idle = 0.0
+                    yield ": keep-alive\n\n"
                 continue
             if message is None:
                 return

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Request
+from fastapi import APIRouter, Body, Header
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -55,15 +55,34 @@ async def list_events(table: TableDep, store: StoreDep, after: int = 0) -> list[
 
 @router.get("/stream", response_class=StreamingResponse)
 async def stream(
-    table: TableDep, store: StoreDep, broker: BrokerDep, settings: SettingsDep, request: Request
+    table: TableDep, store: StoreDep, broker: BrokerDep, settings: SettingsDep
 ) -> StreamingResponse:
     """Server-sent events: first the state (``{"kind": "state", ...}``), then every accepted
-    event with the state after it (``{"kind": "event", "seq", "event", "state"}``)."""
+    event with the state after it (``{"kind": "event", "seq", "event", "state"}``); events
+    another worker committed arrive as ``{"kind": "state", ..., "events": [...]}``."""
     queue = broker.subscribe(table.id)  # before the snapshot: nothing falls in between
     snap = await run_in_threadpool(store.snapshot, table)
     first = {"kind": "state", "seq": snap.seq, "state": snap.state}
+
+    async def catch_up(after: int) -> dict[str, Any] | None:
+        """Events committed by another worker since ``after`` (None when there are none)."""
+        latest = await run_in_threadpool(store.snapshot, table)
+        if latest.seq <= after:
+            return None
+        records = await run_in_threadpool(store.records, table.id, after)
+        return {
+            "kind": "state",
+            "seq": latest.seq,
+            "state": latest.state,
+            "events": [r.as_json() for r in records if r.seq <= latest.seq],
+        }
+
+    messages = stream_messages(
+        broker, table.id, queue, first, snap.seq, settings.stream_heartbeat_s,
+        catch_up, settings.stream_poll_s,
+    )  # fmt: skip
     return StreamingResponse(
-        stream_messages(broker, table.id, queue, first, snap.seq, settings.stream_heartbeat_s),
+        messages,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -63,11 +63,13 @@ def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
             proc.stderr.close()
 
 
-def follow(url: str, seen: list[str], done: threading.Event) -> None:
+def follow(url: str, seen: list[str], started: threading.Event, done: threading.Event) -> None:
     try:
         with httpx.stream("GET", url, timeout=httpx.Timeout(10.0)) as r:
             for line in r.iter_lines():
                 seen.append(line)
+                if line.startswith("data: "):
+                    started.set()
     except httpx.HTTPError:
         pass  # the server was killed under us: expected
     finally:
@@ -87,13 +89,14 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
         table, token = created["id"], created["scorer_token"]
         auth = {"Authorization": f"Bearer {token}"}
         stream_lines: list[str] = []
-        stream_done = threading.Event()
+        stream_started, stream_done = threading.Event(), threading.Event()
         reader = threading.Thread(
             target=follow,
-            args=(f"{url}/api/tables/{table}/stream", stream_lines, stream_done),
+            args=(f"{url}/api/tables/{table}/stream", stream_lines, stream_started, stream_done),
             daemon=True,
         )
         reader.start()
+        assert stream_started.wait(15), "the stream sent nothing"
 
         def poster() -> None:
             with httpx.Client(base_url=url, timeout=10) as http:
@@ -120,7 +123,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
         posting.join(15)
         assert not posting.is_alive()
         assert stream_done.wait(15), "the stream did not end when the server died"
-        assert any(line.startswith("data: ") for line in stream_lines)
+        assert sum(line.startswith("data: ") for line in stream_lines) >= 2  # state + events
 
     assert 10 <= len(acked) < len(events), "the kill came after the whole hand: nothing tested"
     with running_server(db) as (_proc, url), httpx.Client(base_url=url, timeout=10) as http:

@@ -36,7 +36,10 @@ def read_messages(url: str, out: queue.Queue[Any], stop: threading.Event) -> Non
 
 
 def test_stream_sends_the_state_then_each_accepted_event(tmp_path: Path) -> None:
-    app = create_app(Settings(db=str(tmp_path / "live.db"), stream_heartbeat_s=15.0))
+    # one process: no database polling, so every message is the broadcast "event" kind
+    app = create_app(
+        Settings(db=str(tmp_path / "live.db"), stream_heartbeat_s=15.0, stream_poll_s=0)
+    )
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=TIMEOUT) as http:
         created = http.post(
             "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
@@ -99,3 +102,37 @@ def test_stream_of_an_unknown_table_is_404(tmp_path: Path) -> None:
     app = create_app(Settings(db=str(tmp_path / "live.db")))
     with ThreadServer(app) as server:
         assert httpx.get(f"{server.url}/api/tables/nope/stream", timeout=TIMEOUT).status_code == 404
+
+
+def test_a_stream_sees_events_another_worker_committed(tmp_path: Path) -> None:
+    """Two servers (as two workers would be) on one database file: events posted through one
+    reach a stream opened on the other, by its database poll."""
+    db = str(tmp_path / "shared.db")
+    first = create_app(Settings(db=db, stream_poll_s=0.1))
+    second = create_app(Settings(db=db, stream_poll_s=0.1))
+    with ThreadServer(first) as a, ThreadServer(second) as b, httpx.Client(timeout=TIMEOUT) as http:
+        created = http.post(
+            f"{a.url}/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+        ).json()
+        table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
+        messages: queue.Queue[Any] = queue.Queue()
+        stop = threading.Event()
+        threading.Thread(
+            target=read_messages,
+            args=(f"{a.url}/api/tables/{table}/stream", messages, stop),
+            daemon=True,
+        ).start()
+        assert messages.get(timeout=10)[1] == 200
+        assert messages.get(timeout=10)[0]["seq"] == 0
+        deal = {"type": "deal", "dealer": 0, "upcard": "9H"}
+        assert (
+            http.post(f"{b.url}/api/tables/{table}/events", json=deal, headers=auth).status_code
+            == 200
+        )
+        message, _ = messages.get(timeout=10)
+        assert message["kind"] == "state" and message["seq"] == 1
+        assert [e["event"] for e in message["events"]] == [deal]
+        assert message["state"]["current"]["upcard"] == "9H"
+        # and the first worker's own state is up to date too (its cache follows the database)
+        assert http.get(f"{a.url}/api/tables/{table}").json()["seq"] == 1
+        stop.set()
