@@ -306,15 +306,6 @@ class Watcher:
                 return [
                     WatchEvent("note", t, text=f"{card} (play {play.index + 1}) is in view again")
                 ]
-            if probs[best] >= 0.9:
-                self.ignored_tracks.add(tr.id)
-                return [
-                    WatchEvent(
-                        "note",
-                        t,
-                        text=f"{card} was already played (play {play.index + 1}): seen again, not a play",
-                    )
-                ]
         return None
 
     def _seat(self, tr: Track) -> tuple[int, str]:

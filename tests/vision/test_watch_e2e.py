@@ -74,7 +74,7 @@ def test_watch_sees_every_play_once_on_the_right_seat(
     assert right >= 0.7 * len(plays)
     # each play was reported after it came to rest, and soon after
     for p, q in zip(plays, truth["plays"], strict=True):
-        assert q["t_rest"] - 0.8 <= p["t"] <= q["t_rest"] + 2.0
+        assert q["t_rest"] - 0.8 <= p["t"] <= q["t_rest"] + 3.5  # a hand may linger over it
 
 
 needs_model = pytest.mark.skipif(
