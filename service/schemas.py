@@ -52,8 +52,8 @@ class DealIn(_Event):
     bottom: CardCode | None = Field(
         None, description="Klaberjass: the stock's bottom card, when shown"
     )
-    hands: list[list[CardCode]] | None = Field(
-        None, description="the whole deal by seat, when known"
+    hands: list[Annotated[list[CardCode], Field(max_length=13)]] | None = Field(
+        None, max_length=7, description="the whole deal by seat, when known"
     )
 
 
@@ -97,7 +97,7 @@ class NameIn(_Event):
 class DeclareIn(_Event):
     type: Literal["declare", "show"]
     seat: Seat
-    cards: list[CardCode] = Field(min_length=1)
+    cards: list[CardCode] = Field(min_length=1, max_length=9)
 
 
 class AnnounceIn(_Event):
