@@ -104,8 +104,8 @@ def main(argv: list[str]) -> int:
     return int(args.func(args))
 
 
-def describe(ev: WatchEvent, spec: GameSpec) -> str:
-    """One live line for an event."""
+def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> str:
+    """One live line for an event (``score``: the running score, shown after a trick)."""
     if ev.play is not None:
         p = ev.play
         line = f"{ev.t:7.1f}s  play {p.index + 1:>2}  seat {p.seat}  {p.card!s:>3}  {p.reading.probability:.2f}"
@@ -116,8 +116,14 @@ def describe(ev: WatchEvent, spec: GameSpec) -> str:
         return line
     if ev.trick is not None and ev.kind == "trick":
         tr = ev.trick
-        who = f"team {tr.winner % 2}" if spec.teams else f"seat {tr.winner}"
-        return f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
+        who = ("team 0-2", "team 1-3")[tr.winner % 2] if spec.teams else f"seat {tr.winner}"
+        line = f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
+        if score is not None:
+            names = (
+                ("team 0-2", "team 1-3") if spec.teams else [f"seat {k}" for k in range(len(score))]
+            )
+            line += "   score " + ", ".join(f"{n} {v}" for n, v in zip(names, score, strict=True))
+        return line
     if ev.trick is not None:
         return f"{ev.t:7.1f}s  trick {ev.trick.number} gathered"
     return f"{ev.t:7.1f}s  {ev.text}"
@@ -293,7 +299,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
             for ev in watcher.feed(frame.image, frame.t):
                 if bar is not None:
                     bar.clear()
-                say(describe(ev, spec))
+                say(describe(ev, spec, watcher.log.running_score()))
                 if ev.play is not None:
                     if poster is not None:
                         poster.add(
