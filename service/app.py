@@ -85,3 +85,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(events.router)
     return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app with settings from ``TRICKCAM_*`` only: the factory each worker process calls
+    when ``trickcam serve --workers N`` runs several (uvicorn imports it by name)."""
+    return create_app(Settings.from_env())

@@ -7,6 +7,7 @@ the environment's ``TRICKCAM_DB``, ``TRICKCAM_HOST``, ``TRICKCAM_PORT`` are the 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,6 +39,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port to listen on (default 8000)")
     p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (default 1); with several, live streams also poll the database",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -63,6 +70,24 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ImportError, SQLAlchemyError) as exc:
         print(f"trickcam serve: {exc}", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print(f"trickcam serve: --workers {args.workers}: expected 1 or more", file=sys.stderr)
+        return 2
+    if args.workers > 1:
+        # each worker builds its own app from the environment (uvicorn imports it by name)
+        os.environ.update(
+            TRICKCAM_DB=settings.db, TRICKCAM_HOST=settings.host, TRICKCAM_PORT=str(settings.port)
+        )
+        uvicorn.run(
+            "service.app:create_app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=args.workers,
+            log_level=args.log_level,
+            timeout_graceful_shutdown=3,
+        )
+        return 0
     config = uvicorn.Config(
         app,
         host=settings.host,

@@ -5,6 +5,8 @@ the hand with nothing applied twice."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -26,18 +28,24 @@ ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 30.0
 
 
-def serve_command(db: Path, port: int) -> list[str]:
-    args = ["--db", str(db), "--port", str(port), "--log-level", "warning"]
+def serve_command(db: Path, port: int, *extra: str) -> list[str]:
+    args = ["--db", str(db), "--port", str(port), "--log-level", "warning", *extra]
     if any(name == "serve" for name, _ in COMMANDS):
         return [sys.executable, "-m", "service.cli", "serve", *args]
     return [sys.executable, "-m", "service.cmd_serve", *args]  # until the CLI lists it
 
 
 @contextmanager
-def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def running_server(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``trickcam serve`` on a free port, in its own process group (so that its workers, if
+    any, are killed with it)."""
     port = free_port()
     proc = subprocess.Popen(
-        serve_command(db, port), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        serve_command(db, port, *extra),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -56,8 +64,8 @@ def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
             time.sleep(0.05)
         yield proc, url
     finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the group this test started
         proc.wait(timeout=10)
         if proc.stderr:
             proc.stderr.close()
@@ -143,3 +151,43 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
         state: dict[str, Any] = http.get(f"/api/tables/{table}").json()
         assert state["seq"] == len(events)
         assert [h["score"] for h in state["hands"]] == [BASE_SCORE]
+
+
+def test_several_workers_share_the_database_and_every_stream_sees_every_event(
+    tmp_path: Path,
+) -> None:
+    events = base_hand_events()
+    with (
+        running_server(tmp_path / "room.db", "--workers", "2") as (_proc, url),
+        httpx.Client(base_url=url, timeout=10) as http,
+    ):
+        created = http.post(
+            "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+        ).json()
+        table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
+        lines: list[str] = []
+        started, done = threading.Event(), threading.Event()
+        threading.Thread(
+            target=follow,
+            args=(f"{url}/api/tables/{table}/stream", lines, started, done),
+            daemon=True,
+        ).start()
+        assert started.wait(15)
+        for i, event in enumerate(events):
+            # a new connection each time: the OS hands each to either worker (not checked)
+            r = httpx.post(
+                f"{url}/api/tables/{table}/events",
+                json=event,
+                headers={**auth, "Idempotency-Key": f"w{i}"},
+                timeout=10,
+            )
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            seqs = [json.loads(x[6:])["seq"] for x in list(lines) if x.startswith("data: ")]
+            if seqs and seqs[-1] == len(events):
+                break
+            time.sleep(0.05)
+        assert seqs[-1] == len(events) and seqs == sorted(set(seqs))
+        state = http.get(f"/api/tables/{table}").json()
+        assert state["seq"] == len(events) and state["hands"][0]["score"] == BASE_SCORE
