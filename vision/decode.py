@@ -171,3 +171,78 @@ def one_hot(card: Card | str, confidence: float = 1.0) -> np.ndarray:
     out = np.full(len(LABELS), (1.0 - confidence) / (len(LABELS) - 1), np.float64)
     out[CARD_LABELS.index(c)] = confidence
     return out
+
+
+def _hungarian(cost: np.ndarray) -> list[int]:
+    """Column for each row minimising the total cost (rows <= columns); O(n^2 m)."""
+    n, m = cost.shape
+    inf = float("inf")
+    u, v = np.zeros(n + 1), np.zeros(m + 1)
+    p = np.zeros(m + 1, dtype=int)  # p[j]: row (1-based) assigned to column j
+    way = np.zeros(m + 1, dtype=int)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = np.full(m + 1, inf)
+        used = np.zeros(m + 1, dtype=bool)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            cur = cost[i0 - 1] - u[i0] - v[1:]
+            free = ~used[1:]
+            better = free & (cur < minv[1:])
+            minv[1:][better] = cur[better]
+            way[1:][better] = j0
+            cand = np.where(free, minv[1:], inf)
+            j1 = int(np.argmin(cand)) + 1
+            delta = cand[j1 - 1]
+            used_idx = np.flatnonzero(used)
+            u[p[used_idx]] += delta
+            v[used_idx] -= delta
+            minv[1:][free] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    out = [0] * n
+    for j in range(1, m + 1):
+        if p[j]:
+            out[p[j] - 1] = j - 1
+    return out
+
+
+def read_hand(
+    rows: Sequence[Sequence[float] | np.ndarray], knowledge: Knowledge
+) -> tuple[list[Card], float]:
+    """The most probable reading of a whole hand's plays together: each card at most once
+    (every card of a hand is played once), none outside ``knowledge.deck`` or in
+    ``knowledge.elsewhere``. Returns the cards and the total log-probability.
+
+    Why: read one at a time, a misread of an early play makes a later play of the same card
+    "impossible" and so wrong too; read together, both come out right."""
+    allowed = np.array(
+        [c in knowledge.deck and c not in knowledge.elsewhere for c in CARD_LABELS], bool
+    )
+    if len(rows) > int(allowed.sum()):
+        raise DecodeError(f"{len(rows)} plays but only {int(allowed.sum())} cards can be played")
+    logp = np.log(
+        np.stack([np.asarray(r, np.float64).ravel()[: len(CARD_LABELS)] for r in rows]) + 1e-9
+    )
+    cost = np.where(allowed[None, :], -logp, 1e6)
+    cols = _hungarian(cost)
+    return [CARD_LABELS[j] for j in cols], float(-cost[np.arange(len(rows)), cols].sum())
+
+
+def hand_log_probability(
+    rows: Sequence[Sequence[float] | np.ndarray], cards: Sequence[Card]
+) -> float:
+    """Total log-probability of a reading of the plays (for comparing readings)."""
+    return float(
+        sum(
+            np.log(np.asarray(r, np.float64).ravel()[CARD_LABELS.index(c)] + 1e-9)
+            for r, c in zip(rows, cards, strict=True)
+        )
+    )

@@ -32,12 +32,20 @@ from vision.decode import (
     combine,
     decode,
     face_probability,
+    hand_log_probability,
+    one_hot,
+    prior,
+    read_hand,
 )
 from vision.games import GameSpec
 from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes, same_card
 
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
+
+REVISE_MARGIN = 1.4
+"""The hand read together must be this much more probable (log, about 4x) than the plays
+read one by one before the camera revises an earlier play."""
 
 SEAT_TIE_DEGREES = 12.0
 """A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
@@ -60,6 +68,8 @@ class PlayEvent:
     quad: np.ndarray
     track_id: int
     seat_note: str = ""
+    prior: np.ndarray = field(default_factory=lambda: np.ones(52))
+    """The game's prior for this play apart from cards played (deck, elsewhere, voids)."""
 
     @property
     def confirm(self) -> bool:
@@ -287,9 +297,39 @@ class Watcher:
                 )
             ]
         try:
-            return [self._play(tr, probs, t)] + self._trick_events(t)
+            played = self._play(tr, probs, t)
+            return [played, *self._revise(t), *self._trick_events(t)]
         except DecodeError as exc:
             return [WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}")]
+
+    def _revise(self, t: float) -> list[WatchEvent]:
+        """Read all plays so far together (each card once); where that reading is clearly
+        more probable and differs, the camera corrects earlier plays, as events."""
+        plays = self.log.plays
+        if len(plays) < 2:
+            return []
+        human = {c.index: c.card for c in self.log.corrections if not c.by.startswith("camera")}
+        rows = [
+            one_hot(human[p.index], 1 - 1e-6)[:52] if p.index in human else p.probs[:52] * p.prior
+            for p in plays
+        ]
+        current = [card for _, card in self.log.cards()]
+        knowledge = Knowledge(deck=self.spec.deck, elsewhere=self.spec.elsewhere)
+        best, score = read_hand(rows, knowledge)
+        if best == current or score - hand_log_probability(rows, current) < REVISE_MARGIN:
+            return []
+        events = []
+        for i, (was, now) in enumerate(zip(current, best, strict=True)):
+            if was != now:
+                self.log.correct(i, now, by="camera: the hand read together", t=t)
+                events.append(
+                    WatchEvent(
+                        "revised",
+                        t,
+                        text=f"play {i + 1} revised: {was} -> {now} (the hand read together)",
+                    )
+                )
+        return events
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card already played, back in view (a hand lifted off it, or a trick not yet
@@ -337,6 +377,9 @@ class Watcher:
             void=self.log.voids(seat),
         )
         reading = decode(probs, knowledge)
+        void_only = Knowledge(
+            deck=self.spec.deck, elsewhere=self.spec.elsewhere, void=knowledge.void
+        )
         done, _ = self.log.tricks()
         play = PlayEvent(
             index=len(self.log.plays),
@@ -350,6 +393,7 @@ class Watcher:
             quad=np.asarray(tr.quad),
             track_id=tr.id,
             seat_note=note,
+            prior=prior(void_only),
         )
         self.log.plays.append(play)
         self.play_of_track[tr.id] = play.index

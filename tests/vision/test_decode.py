@@ -125,3 +125,33 @@ def test_the_reading_is_always_a_card_the_game_allows(
     # a play is marked exactly when the runner-up is close or the void prior decided
     if not r.confirm:
         assert r.runner_up_probability < CONFIRM_RATIO * r.probability
+
+
+def test_reading_the_hand_together_fixes_an_early_misread_that_a_later_play_reveals() -> None:
+    from vision.decode import read_hand
+
+    early = mix(_9C=0.6, _9S=0.38)  # really the 9S, read a little more like the 9C
+    late = mix(_9C=0.97)  # the 9C, clearly
+    greedy = [decode(early, CLABBER).card]
+    greedy.append(decode(late, Knowledge(frozenset(DECK_24), played=frozenset(greedy))).card)
+    assert [str(c) for c in greedy] == ["9C", "9S"]  # one at a time: both wrong
+    together, _ = read_hand([early, late], CLABBER)
+    assert [str(c) for c in together] == ["9S", "9C"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 24))
+def test_the_hand_read_together_uses_each_card_once_and_is_at_least_as_probable(
+    seed: int, n: int
+) -> None:
+    from vision.decode import hand_log_probability, read_hand
+
+    rng = np.random.default_rng(seed)
+    rows = [rng.dirichlet(np.full(len(LABELS), 0.2)) for _ in range(n)]
+    cards, score = read_hand(rows, CLABBER)
+    assert len(set(cards)) == n and set(cards) <= set(DECK_24)
+    greedy: list[Card] = []
+    for r in rows:
+        greedy.append(decode(r, Knowledge(frozenset(DECK_24), played=frozenset(greedy))).card)
+    assert score >= hand_log_probability(rows, greedy) - 1e-6
+    assert score == pytest.approx(hand_log_probability(rows, cards), abs=1e-4)
