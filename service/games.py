@@ -197,6 +197,10 @@ class GameSpec(Protocol):
     def current(self, game: Any) -> JSON | None:
         """The hand in progress (or the last one, just finished), for the live view."""
 
+    def first_dealer_after(self, game: Any) -> int | None:
+        """Who deals the first hand of the game after ``game`` when the deal does not say
+        (``None``: the deal must name the dealer)."""
+
 
 def spec_for(game: str) -> GameSpec:
     from service.games_clag import CLAG
@@ -290,7 +294,11 @@ class TableSession:
                 what = "the table's first game" if not self.games else "a new game"
                 raise IllegalEvent(f"{payload.get('type')!r}: {what} starts with a deal")
             if payload.get("dealer") is None:
-                raise FieldError("dealer", "missing: the first deal of a game names the dealer")
+                dealer = self.spec.first_dealer_after(self.games[-1]) if self.games else None
+                if dealer is None:
+                    raise FieldError("dealer", "missing: the first deal of a game names the dealer")
+                payload = {**payload, "dealer": dealer}
+                event = to_engine(self.spec, payload, self.seats)
             game = self.spec.new_game(self.rules, self.seats, event, payload)
             return dataclasses.replace(self, games=self.games + (game,))
         game = self.spec.apply(self.games[-1], event, payload)

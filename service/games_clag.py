@@ -147,6 +147,10 @@ class ClagSpec:
             )
         return rows
 
+    def first_dealer_after(self, game: GameState) -> None:
+        """A Clag game's first dealer is drawn (rules.md): the deal must name him."""
+        return None
+
     def current(self, game: GameState) -> JSON:
         r = game.current
         leader = r.leaders[-1]

@@ -90,6 +90,10 @@ class HandGameSpec:
         dealer = int(last.dealer)
         return dealer if self.row(last).redeal else (dealer + 1) % self.players
 
+    def first_dealer_after(self, game: HandsGame) -> int:
+        """The deal keeps passing left from one game to the next."""
+        return self.next_dealer(game)
+
     def apply(self, game: HandsGame, event: object, payload: JSON) -> HandsGame:
         last = game.hands[-1]
         if payload.get("type") != "deal":
