@@ -17,6 +17,7 @@ import hmac
 import logging
 import secrets
 import threading
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +26,7 @@ from sqlalchemy import Connection, Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from rules.errors import RulesError
-from service.db import read_transaction, write_transaction
+from service.db import is_sqlite, read_transaction, write_transaction
 from service.games import (
     CONTROL_TYPES,
     JSON,
@@ -156,6 +157,12 @@ class Store:
         self._snapshots: dict[str, Snapshot] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        # SQLite has one writer at a time; threads queueing on this lock wait their turn at
+        # once, where waiting on SQLite's busy handler sleeps in steps of up to 100 ms
+        self._sqlite_writer = threading.Lock() if is_sqlite(engine) else None
+
+    def _writer(self) -> AbstractContextManager[object]:
+        return self._sqlite_writer if self._sqlite_writer is not None else nullcontext()
 
     def _lock(self, table_id: str) -> threading.Lock:
         with self._guard:
@@ -179,7 +186,7 @@ class Store:
             hash_token(token),
             now(),
         )
-        with write_transaction(self.engine) as conn:
+        with self._writer(), write_transaction(self.engine) as conn:
             conn.execute(
                 insert(card_tables).values(
                     id=meta.id,
@@ -193,6 +200,10 @@ class Store:
             )
         self._metas[meta.id] = meta
         return meta, token
+
+    def cached_meta(self, table_id: str) -> TableMeta | None:
+        """The table's metadata when this process has already read it (no database access)."""
+        return self._metas.get(table_id)
 
     def meta(self, table_id: str) -> TableMeta | None:
         found = self._metas.get(table_id)
@@ -270,7 +281,7 @@ class Store:
             raise AssertionError("unreachable")
 
     def _append_once(self, meta: TableMeta, payload: JSON, actor: str, key: str | None) -> Appended:
-        with write_transaction(self.engine) as conn:
+        with self._writer(), write_transaction(self.engine) as conn:
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
                 if done.payload != payload:

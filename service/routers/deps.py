@@ -33,7 +33,8 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 async def get_table(table_id: str, store: StoreDep) -> TableMeta:
-    meta = await run_in_threadpool(store.meta, table_id)
+    # tables never change once created: a cached one needs no trip to a worker thread
+    meta = store.cached_meta(table_id) or await run_in_threadpool(store.meta, table_id)
     if meta is None:
         raise HTTPException(404, f"no table {table_id!r}")
     return meta
