@@ -61,7 +61,7 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:
     for frame in source:
         watcher.feed(frame.image, frame.t)
     elapsed = time.perf_counter() - start
-    seen = [(p.seat, str(p.card)) for p in watcher.log.cards()]
+    seen = [(seat, str(card)) for seat, card in watcher.log.cards()]
     true = [(p["seat"], p["card"]) for p in truth["plays"]]
     right = sum(1 for a, b in zip(seen, true, strict=False) if a == b)
     return {

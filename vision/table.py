@@ -203,10 +203,21 @@ SAME_CARD = 0.9
 """Correlation of two tiny colour warps above which they show the same card."""
 
 
-def same_card(a: np.ndarray, b: np.ndarray) -> bool:
+def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> bool:
     """Do two upright warps show the same card (either way up)? Cheap: 20 x 30 colour."""
     sa, sb = _signature(a), _signature(b)
-    return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= SAME_CARD
+    return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
+
+
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area shared by two card outlines, as a fraction of the smaller one."""
+    pa = np.asarray(a, np.float32).reshape(4, 2)
+    pb = np.asarray(b, np.float32).reshape(4, 2)
+    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
+    if min(area_a, area_b) <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(pa), cv2.convexHull(pb))
+    return float(inter) / min(area_a, area_b)
 
 
 @dataclass
@@ -252,11 +263,15 @@ class CardTracker:
         self,
         times: TrackerTimes | None = None,
         same: Callable[[Track, np.ndarray], bool] | None = None,
+        replaceable: Callable[[Track], bool] | None = None,
     ) -> None:
         self.times = times or TrackerTimes()
         self.same = same or (lambda tr, crop: same_card(tr.crops[-1], crop))
         """Is a crop still the tracked card? Asked when something passed over the card since
         it was last seen (a trick gathered and the next card laid on the same spot)."""
+        self.replaceable = replaceable or (lambda tr: True)
+        """May another card take this card's place? Not a card of the trick being played: a
+        hand lying still over it makes it look different, and that is not a new card."""
         self.tracks: list[Track] = []
         self.next_id = 0
         self.last_detection = -math.inf
@@ -330,6 +345,8 @@ class CardTracker:
             # something passed over it since it was last seen: is it still the same card?
             passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
             if i is not None and passed_over and quiet(quads[i]) and not self.same(tr, crops[i]):
+                if not self.replaceable(tr):
+                    continue  # covered, not replaced: wait until it is seen clearly
                 used.discard(i)
                 del matched[k]
                 i = None
@@ -354,9 +371,12 @@ class CardTracker:
             if tr.misses >= 2 and t - tr.missing_since >= times.gone_s:
                 tr.status = "gone"
                 left.append(tr)
+        keep = [tr for tr in self.live() if tr.status == "present" and not self.replaceable(tr)]
         for i, q in enumerate(quads):
             if i in used or bool(partial[i]) or not quiet(q):
                 continue
+            if any(overlap(q, tr.quad) > 0.4 for tr in keep):
+                continue  # a card of this trick, partly covered: not a new card
             self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
             self.next_id += 1
         # forget what is long gone: the list stays short over a whole session

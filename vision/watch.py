@@ -43,6 +43,9 @@ from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerT
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
 
+SAME_PICTURE = 0.96
+"""Two warps of one place this alike show the same card, whatever the classifier says."""
+
 REVISE_MARGIN = 1.4
 """The hand read together must be this much more probable (log, about 4x) than the plays
 read one by one before the camera revises an earlier play."""
@@ -225,7 +228,7 @@ class Watcher:
                 f"the table file has {self.geometry.players} seats; {spec.game} here has {spec.players}"
             )
         self.gate = MotionGate()
-        self.tracker = CardTracker(times, same=self._same)
+        self.tracker = CardTracker(times, same=self._same, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
         self.detect = detector or detect
         self.log = HandLog(spec)
@@ -262,13 +265,25 @@ class Watcher:
             events.extend(self._left(tr, t))
         return events
 
+    def _replaceable(self, tr: Track) -> bool:
+        """Only a card of the trick being played stays put until it is seen leaving."""
+        index = self.play_of_track.get(tr.id)
+        if index is None:
+            return True
+        done, _ = self.log.tricks()
+        return self.log.plays[index].trick <= len(done)
+
     def _same(self, tr: Track, crop: np.ndarray) -> bool:
-        """Still the card this track was read as? The classifier decides (10D and 10S look
-        alike to anything cheaper); tracks not read yet compare pictures."""
+        """Still the card this track was read as? The same picture in the same place is; else
+        the classifier decides (10D and 10S laid on the same spot look alike to anything
+        cheaper). Tracks not read yet compare pictures only."""
+        if same_card(tr.crops[-1], crop, SAME_PICTURE):
+            return True
         label = self.labels.get(tr.id)
         if label is None:
             return same_card(tr.crops[-1], crop)
-        return int(np.argmax(self.reader([crop])[0])) == label
+        probs = self.reader([crop])[0]
+        return int(np.argmax(probs)) == label or float(probs[label]) >= 0.2
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
         probs = combine(self.reader(tr.crops))
