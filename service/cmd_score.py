@@ -58,13 +58,19 @@ def _records(text: str) -> Iterator[tuple[str, object | RecordError]]:
             try:
                 json.loads(lines[0][1])
             except json.JSONDecodeError as exc:
-                yield "input", RecordError("input", f"invalid JSON: {exc.msg} at column {exc.colno}")
+                yield (
+                    "input",
+                    RecordError("input", f"invalid JSON: {exc.msg} at column {exc.colno}"),
+                )
                 return
         for n, line in lines:
             try:
                 yield f"line {n}", json.loads(line)
             except json.JSONDecodeError as exc:
-                yield f"line {n}", RecordError("json", f"invalid JSON: {exc.msg} at column {exc.colno}")
+                yield (
+                    f"line {n}",
+                    RecordError("json", f"invalid JSON: {exc.msg} at column {exc.colno}"),
+                )
         return
     if isinstance(whole, list):
         for i, rec in enumerate(whole, 1):
