@@ -263,15 +263,16 @@ class CardTracker:
         self,
         times: TrackerTimes | None = None,
         same: Callable[[Track, np.ndarray], bool] | None = None,
-        replaceable: Callable[[Track], bool] | None = None,
+        replaceable: Callable[[Track, set[int]], bool] | None = None,
     ) -> None:
         self.times = times or TrackerTimes()
         self.same = same or (lambda tr, crop: same_card(tr.crops[-1], crop))
         """Is a crop still the tracked card? Asked when something passed over the card since
         it was last seen (a trick gathered and the next card laid on the same spot)."""
-        self.replaceable = replaceable or (lambda tr: True)
-        """May another card take this card's place? Not a card of the trick being played: a
-        hand lying still over it makes it look different, and that is not a new card."""
+        self.replaceable = replaceable or (lambda tr, seen: True)
+        """May another card take this card's place, given the tracks seen in place now? Not a
+        card of a trick still on the table: a hand lying still over it makes it look
+        different, and that is not a new card."""
         self.tracks: list[Track] = []
         self.next_id = 0
         self.last_detection = -math.inf
@@ -340,12 +341,13 @@ class CardTracker:
             matched[k] = i
         arrived: list[Track] = []
         left: list[Track] = []
+        seen = {live[k].id for k in matched}
         for k, tr in enumerate(live):
             i = matched.get(k)
             # something passed over it since it was last seen: is it still the same card?
             passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
             if i is not None and passed_over and quiet(quads[i]) and not self.same(tr, crops[i]):
-                if not self.replaceable(tr):
+                if not self.replaceable(tr, seen):
                     continue  # covered, not replaced: wait until it is seen clearly
                 used.discard(i)
                 del matched[k]
@@ -371,7 +373,9 @@ class CardTracker:
             if tr.misses >= 2 and t - tr.missing_since >= times.gone_s:
                 tr.status = "gone"
                 left.append(tr)
-        keep = [tr for tr in self.live() if tr.status == "present" and not self.replaceable(tr)]
+        keep = [
+            tr for tr in self.live() if tr.status == "present" and not self.replaceable(tr, seen)
+        ]
         for i, q in enumerate(quads):
             if i in used or bool(partial[i]) or not quiet(q):
                 continue

@@ -265,13 +265,18 @@ class Watcher:
             events.extend(self._left(tr, t))
         return events
 
-    def _replaceable(self, tr: Track) -> bool:
-        """Only a card of the trick being played stays put until it is seen leaving."""
+    def _replaceable(self, tr: Track, seen: set[int]) -> bool:
+        """A played card may give its place to another only once its trick is complete and
+        gathered: none of the trick's other cards is still seen in place."""
         index = self.play_of_track.get(tr.id)
         if index is None:
             return True
         done, _ = self.log.tricks()
-        return self.log.plays[index].trick <= len(done)
+        number = self.log.plays[index].trick
+        if number > len(done):
+            return False
+        others = {p.track_id for p in self.log.plays if p.trick == number} - {tr.id}
+        return not (others & seen)
 
     def _same(self, tr: Track, crop: np.ndarray) -> bool:
         """Still the card this track was read as? The same picture in the same place is; else
@@ -292,14 +297,9 @@ class Watcher:
             self.ignored_tracks.add(tr.id)
             return []
         if self.fixtures_pending and not self.log.plays:
-            cards = probs[:52]
-            best = int(np.argmax(cards))
-            for fx in self.fixtures_pending:
-                i = CARD_LABELS.index(fx)
-                if i == best or cards[i] >= 0.3 * cards[best]:
-                    self.fixtures_pending.remove(fx)
-                    self.fixture_tracks.add(tr.id)
-                    return [WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")]
+            fixture = self._fixture(tr, probs, t)
+            if fixture is not None:
+                return [fixture]
         back = self._seen_again(tr, probs, t)
         if back is not None:
             return back
@@ -316,6 +316,30 @@ class Watcher:
             return [played, *self._revise(t), *self._trick_events(t)]
         except DecodeError as exc:
             return [WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}")]
+
+    def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
+        """Before the first lead, the face-up card of the deal (it reads as that card, or it
+        lies on the dealer's side while the lead belongs to another seat)."""
+        cards = probs[:52]
+        best = int(np.argmax(cards))
+        for fx in self.fixtures_pending:
+            i = CARD_LABELS.index(fx)
+            if i == best or cards[i] >= 0.3 * cards[best]:
+                self.fixtures_pending.remove(fx)
+                self.fixture_tracks.add(tr.id)
+                return WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")
+        dealer = self.spec.dealer
+        if (
+            self.spec.first_leader != dealer
+            and self.geometry.seat_of(tr.centre, self.size) == dealer
+        ):
+            fx = self.fixtures_pending.pop(0)
+            self.fixture_tracks.add(tr.id)
+            return WatchEvent(
+                "fixture", t,
+                text=f"{fx} lies face up by the dealer: not a play (it reads as {CARD_LABELS[best]}: check the camera)",
+            )  # fmt: skip
+        return None
 
     def _revise(self, t: float) -> list[WatchEvent]:
         """Read all plays so far together (each card once); where that reading is clearly
