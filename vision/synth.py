@@ -46,15 +46,17 @@ class SynthRecipe:
     p_centre_occlusion: float = 0.3
     p_glare: float = 0.25
     p_shadow: float = 0.4
-    p_sharpen: float = 0.3
-    p_contrast: float = 0.3
-    p_saturation: float = 0.3
+    # phone/webcam processing: off in the shipped dataset (the model was trained before it
+    # existed); SynthRecipe(p_sharpen=0.3, p_contrast=0.3, p_saturation=0.3) turns it on
+    p_sharpen: float = 0.0
+    p_contrast: float = 0.0
+    p_saturation: float = 0.0
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
             "white balance / colour cast (warm bias), low light + gamma, vignette",
             "soft shadows, glare blobs, thumb over the centre, gaussian/defocus/motion blur",
-            "sensor noise, sharpening, contrast and saturation boosts, JPEG",
+            "sensor noise, JPEG (optional: sharpening, contrast and saturation boosts)",
             "none = paper, hands, screens, cloth, wood, card centres",
         ]
     )
@@ -139,7 +141,10 @@ def _camera(rng: Rng, x: np.ndarray, recipe: SynthRecipe, card_px: float) -> np.
         x = cv2.filter2D(x, -1, k / max(k.sum(), 1e-6))
     sigma = rng.uniform(0, 10) * (1.5 if x.mean() < 80 else 1.0)
     x = x + rng.normal(0, sigma, x.shape).astype(np.float32)
-    img = _processing(rng, np.clip(x, 0, 255), recipe, scale)
+    if recipe.p_sharpen or recipe.p_contrast or recipe.p_saturation:
+        img = _processing(rng, np.clip(x, 0, 255), recipe, scale)
+    else:  # draws nothing from rng: datasets made before this step existed stay reproducible
+        img = np.clip(x, 0, 255).astype(np.uint8)
     quality = int(rng.integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
