@@ -209,6 +209,20 @@ def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> boo
     return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
 
 
+MOVED = 0.08
+"""A card whose corners shifted by more than this fraction of its size is not where it lay:
+a card slid in never lands exactly where the last one lay."""
+
+
+def moved(a: np.ndarray, b: np.ndarray) -> bool:
+    """Has a card outline moved (either way round: outlines are ordered up to 180 degrees)?"""
+    pa = np.asarray(a, np.float64).reshape(4, 2)
+    pb = np.asarray(b, np.float64).reshape(4, 2)
+    size = math.sqrt(max(abs(cv2.contourArea(pa.astype(np.float32))), 1.0))
+    shift = min(float(np.abs(pa - np.roll(pb, k, axis=0)).max()) for k in (0, 2))
+    return shift > MOVED * size
+
+
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Area shared by two card outlines, as a fraction of the smaller one."""
     pa = np.asarray(a, np.float32).reshape(4, 2)
@@ -266,9 +280,9 @@ class CardTracker:
         replaceable: Callable[[Track, set[int]], bool] | None = None,
     ) -> None:
         self.times = times or TrackerTimes()
-        self.same = same or (lambda tr, crop: same_card(tr.crops[-1], crop))
+        self.same = same
         """Is a crop still the tracked card? Asked when something passed over the card since
-        it was last seen (a trick gathered and the next card laid on the same spot)."""
+        it was last seen and it has not moved (None: it is)."""
         self.replaceable = replaceable or (lambda tr, seen: True)
         """May another card take this card's place, given the tracks seen in place now? Not a
         card of a trick still on the table: a hand lying still over it makes it look
@@ -346,7 +360,15 @@ class CardTracker:
             i = matched.get(k)
             # something passed over it since it was last seen: is it still the same card?
             passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
-            if i is not None and passed_over and quiet(quads[i]) and not self.same(tr, crops[i]):
+            if (
+                i is not None
+                and passed_over
+                and quiet(quads[i])
+                and (
+                    moved(tr.quad, quads[i])
+                    or (self.same is not None and not self.same(tr, crops[i]))
+                )
+            ):
                 if not self.replaceable(tr, seen):
                     continue  # covered, not replaced: wait until it is seen clearly
                 used.discard(i)

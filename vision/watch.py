@@ -38,13 +38,10 @@ from vision.decode import (
     read_hand,
 )
 from vision.games import GameSpec
-from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes, same_card
+from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes
 
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
-
-SAME_PICTURE = 0.96
-"""Two warps of one place this alike show the same card, whatever the classifier says."""
 
 REVISE_MARGIN = 1.4
 """The hand read together must be this much more probable (log, about 4x) than the plays
@@ -228,7 +225,7 @@ class Watcher:
                 f"the table file has {self.geometry.players} seats; {spec.game} here has {spec.players}"
             )
         self.gate = MotionGate()
-        self.tracker = CardTracker(times, same=self._same, replaceable=self._replaceable)
+        self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
         self.detect = detector or detect
         self.log = HandLog(spec)
@@ -277,18 +274,6 @@ class Watcher:
             return False
         others = {p.track_id for p in self.log.plays if p.trick == number} - {tr.id}
         return not (others & seen)
-
-    def _same(self, tr: Track, crop: np.ndarray) -> bool:
-        """Still the card this track was read as? The same picture in the same place is; else
-        the classifier decides (10D and 10S laid on the same spot look alike to anything
-        cheaper). Tracks not read yet compare pictures only."""
-        if same_card(tr.crops[-1], crop, SAME_PICTURE):
-            return True
-        label = self.labels.get(tr.id)
-        if label is None:
-            return same_card(tr.crops[-1], crop)
-        probs = self.reader([crop])[0]
-        return int(np.argmax(probs)) == label or float(probs[label]) >= 0.2
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
         probs = combine(self.reader(tr.crops))
