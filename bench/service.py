@@ -126,7 +126,8 @@ def main() -> int:
         client_cpu = time.process_time() - client_cpu
         server_cpu = cpu_seconds(server.pid) - server_cpu
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
         server.wait(15)
     n = len(post_ms)
     print(f"tables {args.tables}, events {n}, SQLite synchronous={args.sync}")

@@ -11,6 +11,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+# a tablet posts an event every few seconds: keep its connection open between them (and
+# longer than a client's pool keeps idle connections, so a reused one is not closed under it)
+KEEP_ALIVE_S = 65
+
 HELP = """\
 Run the scorekeeping service: tables fed by cameras (trickcam watch --post) or scorers'
 tablets, live pages, the referee's view. The API's documentation is at /docs.
@@ -78,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         os.environ.update(
             TRICKCAM_DB=settings.db, TRICKCAM_HOST=settings.host, TRICKCAM_PORT=str(settings.port)
         )
+        # streams must notice events other workers commit: poll unless told otherwise
+        os.environ.setdefault("TRICKCAM_STREAM_POLL_S", "1.0")
         uvicorn.run(
             "service.app:create_app_from_env",
             factory=True,
@@ -86,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             log_level=args.log_level,
             timeout_graceful_shutdown=3,
+            timeout_keep_alive=KEEP_ALIVE_S,
         )
         return 0
     config = uvicorn.Config(
@@ -94,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         port=settings.port,
         log_level=args.log_level,
         timeout_graceful_shutdown=3,
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
     server = uvicorn.Server(config)
     server.run()

@@ -7,9 +7,10 @@ too far behind is dropped (its stream ends; an ``EventSource`` reconnects and is
 state again) rather than slowing the writers.
 
 With several worker processes each worker only sees its own publications, so an idle stream
-also polls the database every ``poll_s`` (``catch_up``): events another worker committed are
-sent as one ``{"kind": "state", "seq", "state", "events": [...]}`` message. In a single
-process the broadcast comes first and the poll finds nothing new.
+also polls the database every ``poll_s`` (``catch_up``; off by default, on with ``trickcam
+serve --workers N``): events another worker committed are sent as one ``{"kind": "state",
+"seq", "state", "events": [...]}`` message. Each poll is a database read per open stream; a
+single poller per process reading every table's latest seq at once would scale better.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ class Settings:
     ``stream_heartbeat_s``: how often an idle event stream sends a comment line, so proxies
     and clients notice a dead connection.
     ``stream_poll_s``: how often an idle stream checks the database for events committed by
-    another worker process (0: never; one process needs no polling).
+    another worker process (0, the default: never; one process needs no polling, and each
+    poll costs a database read per open stream; ``trickcam serve --workers N`` sets 1 s).
     """
 
     db: str = DEFAULT_DB
@@ -42,7 +43,7 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     max_frame_bytes: int = 8 * 1024 * 1024
     stream_heartbeat_s: float = 15.0
-    stream_poll_s: float = 1.0
+    stream_poll_s: float = 0.0
     stream_queue_size: int = 1024
 
     @property
