@@ -15,6 +15,7 @@ from collections.abc import Sequence
 # (subcommand name, module that registers it). Order is the order of --help.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("score", "service.cmd_score"),
+    ("serve", "service.cmd_serve"),
     ("recognize", "vision.cmd_recognize"),
     ("dataset", "vision.cmd_dataset"),
     ("train", "vision.cmd_train"),
@@ -27,6 +28,7 @@ Jass-deux, Clag) from a camera pointed at the table, and referees every play.
 examples:
   trickcam score match.json              score a hand or match record, one JSON line each
   trickcam score --format text match.json    a score sheet a club would recognise
+  trickcam serve --db club.db            run the live scoring service (API at /docs)
   trickcam recognize photo.jpg --json    name every card lying face up in a photo
   trickcam dataset synth                 render card decks into training images
   trickcam train                         train the card classifier, export models/cards.onnx

@@ -75,14 +75,16 @@ def hand_result(state: HandState) -> HandResult:
             state.reneges, tricks, None,
         )  # fmt: skip
     trump = state.trump
-    assert trump is not None
+    # Only a renege during the bidding ends a hand before trump is made; then no trick was
+    # played and no meld can have been shown, so the innocent team scores 162 flat.
+    assert trump is not None or state.end == "renege"
     tp = [0, 0]
     for t in tricks:
         tp[team_of(t.winner)] += sum(card_points(c, trump) for c in t.cards)
     last = team_of(tricks[-1].winner) if len(tricks) == 6 else None
     if last is not None:
         tp[last] += LAST_TRICK_BONUS
-    per_seat = [seat_melds(state, s) for s in range(SEATS)]
+    per_seat = [seat_melds(state, s) if trump is not None else [] for s in range(SEATS)]
     team_melds = (
         tuple(m for s in (0, 2) for m in per_seat[s] if m.kind != "bella"),
         tuple(m for s in (1, 3) for m in per_seat[s] if m.kind != "bella"),
@@ -112,7 +114,7 @@ def hand_result(state: HandState) -> HandResult:
             (score[0], score[1]), False, makers, state.maker, False, "renege", (tp[0], tp[1]), team_melds,
             None, (mp[0], mp[1]), (bella[0], bella[1]), (score[0], score[1]), state.reneges, tricks, last,
         )  # fmt: skip
-    assert makers is not None
+    assert makers is not None and trump is not None
     contest = meld_contest(team_melds[0], team_melds[1], trump)
     mp = [0, 0]
     if contest is not None:

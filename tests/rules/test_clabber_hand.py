@@ -356,6 +356,14 @@ def test_referee_renege_ends_the_hand() -> None:
     assert state.over and hand_result(state).score == (162, 0)
 
 
+def test_referee_renege_during_the_bidding_scores_162_before_trump_is_made() -> None:
+    """Renege (coaching) before any trump is made: the hand ends, the other team scores 162."""
+    state = run([], []).apply(RefereeRenege(0, "coaching"))
+    assert state.over and state.trump is None
+    r = hand_result(state)
+    assert r.score == (0, 162) and r.end == "renege" and not r.set
+
+
 def test_renege_penalty_adds_every_meld_of_the_innocent_team_without_contest() -> None:
     """Team 0 reneges after the cards showed seat 1's bella: 162 + bella only (seat 3's fifty
     is not yet known with hidden hands; with the deal known it counts too)."""
