@@ -279,8 +279,8 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     say = (lambda _line: None) if args.quiet else print
     poster = Poster(args.post, args.token or "", _warn) if args.post else None
     if poster is not None:
-        for ev in setup_events(spec):
-            poster.add(ev)
+        for setup in setup_events(spec):
+            poster.add(setup)
     writer = None
     bar = None
     if source.total and not args.quiet and not args.pace:

@@ -55,7 +55,7 @@ def draw(frame: np.ndarray, watcher: Watcher, t: float) -> np.ndarray:
         cx, cy = g.centre[0] * w, g.centre[1] * h
         r = 0.44 * min(w, h)
         x = int(np.clip(cx + math.cos(a) * r * w / h, 30, w - 30))
-        y = int(np.clip(cy + math.sin(a) * r, 15, h - 15))
+        y = int(np.clip(cy + math.sin(a) * r, 15, h - 45 * scale))
         turn = watcher.log.to_move() == seat and not watcher.complete
         _label(out, f"seat {seat}" + (" *" if turn else ""), (x, y), (255, 255, 255), scale * 0.9)
     score = watcher.log.running_score()

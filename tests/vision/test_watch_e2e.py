@@ -186,3 +186,32 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
         sock.close()
     assert [t["cards"] for t in state["current"]["tricks"]] == seen["tricks"]
     assert state["hands"][0]["score"] == score_record(seen)["score"]
+
+
+def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
+    rendered: dict[str, Path], tmp_path: Path
+) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    video = rendered["clabber"]
+    truth = json.loads(video.with_suffix(".json").read_text())
+    out = tmp_path / "rec.json"
+    argv = watch_argv(truth, video, out) + [
+        "--quiet",
+        "--pace",
+        "--deck-reader",
+        truth["look"]["deck"],
+    ]
+    code = f"import sys; from vision.cmd_watch import main; sys.exit(main({argv!r}))"
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
+    first_play = truth["plays"][0]["t_rest"]
+    time.sleep(first_play + 4.0)  # played at the video's pace: the first plays have been seen
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    seen = json.loads(out.read_text())
+    assert seen["watch"]["stopped"] == "interrupted" and not seen["watch"]["complete"]
+    assert 1 <= len(seen["watch"]["plays"]) < len(truth["plays"])
+    assert seen["tricks"][0][0] == seen["watch"]["plays"][0]["card"]
