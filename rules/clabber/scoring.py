@@ -79,8 +79,9 @@ def hand_result(state: HandState) -> HandResult:
     # played and no meld can have been shown, so the innocent team scores 162 flat.
     assert trump is not None or state.end == "renege"
     tp = [0, 0]
-    for t in tricks if trump is not None else ():
-        tp[team_of(t.winner)] += sum(card_points(c, trump) for c in t.cards)
+    if trump is not None:
+        for t in tricks:
+            tp[team_of(t.winner)] += sum(card_points(c, trump) for c in t.cards)
     last = team_of(tricks[-1].winner) if len(tricks) == 6 else None
     if last is not None:
         tp[last] += LAST_TRICK_BONUS
