@@ -523,6 +523,10 @@ def render_hand(
     return truth
 
 
+NONE_CORRELATION = 0.45
+"""Below this correlation with every face of the deck, the deck reader says 'none'."""
+
+
 def deck_reader(deck: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     """A reader that knows one deck design by heart: each upright crop is compared with the
     deck's own 52 faces (both ways up) by normalised correlation of a small grey-and-redness
@@ -568,9 +572,11 @@ def deck_reader(deck: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     def read(crops: list[np.ndarray]) -> np.ndarray:
         out = np.zeros((len(crops), len(LABELS)), np.float64)
         for i, crop in enumerate(crops):
-            score = np.max([np.maximum(ups @ v, downs @ v) for v in windows(crop)], axis=0) * 40.0
-            e = np.exp(score - score.max())
-            out[i, :52] = e / e.sum()
+            score = np.max([np.maximum(ups @ v, downs @ v) for v in windows(crop)], axis=0)
+            # 'none': nothing of the deck correlates well (a blotch of the table, a hand)
+            logits = np.append(score, [-1.0, NONE_CORRELATION]) * 40.0
+            e = np.exp(logits - logits.max())
+            out[i] = e / e.sum()
         return out
 
     return read
