@@ -54,7 +54,9 @@ def plain_card(rank: str, suit: str, width: int = 250, height: int = 350) -> np.
     return card
 
 
-def paste_card(table: np.ndarray, card: np.ndarray, quad: Sequence[Sequence[float]]) -> None:
+def paste_card(
+    table: np.ndarray, card: np.ndarray, quad: np.ndarray | Sequence[Sequence[float]]
+) -> None:
     """Perspective-paste ``card`` (BGR, or BGRA with the card's shape in alpha) onto ``table``
     (in place) so its corners land on ``quad`` (top-left, top-right, bottom-right, bottom-left)."""
     h, w = card.shape[:2]

@@ -189,6 +189,7 @@ def test_real_single_cards_are_named() -> None:
     right = 0
     for r in rows:
         image = cv2.imread(str(folder / r["file"]))
+        assert image is not None, r["file"]
         det = detect(image)
         assert len(det) >= 1, r["file"]
         i = int(np.argmax(det.areas))

@@ -90,8 +90,9 @@ def test_text_output_and_annotations(tmp_path: Path) -> None:
     written = list(out_dir.iterdir())
     assert len(written) == 1
     drawn = cv2.imread(str(written[0]))
-    assert drawn is not None and drawn.shape == (720, 960, 3)
-    assert not np.array_equal(drawn, cv2.imread(str(good)))
+    original = cv2.imread(str(good))
+    assert drawn is not None and original is not None and drawn.shape == (720, 960, 3)
+    assert not np.array_equal(drawn, original)
 
 
 @needs_model
