@@ -91,6 +91,7 @@ class PlayEvent:
                 for x, y in np.asarray(self.quad).reshape(4, 2)
             ],
             "distribution": {k: round(float(v), 4) for k, v in _top(self.probs, 5)},
+            "probs": [round(float(v), 4) for v in np.asarray(self.probs).ravel()],
         }
 
 

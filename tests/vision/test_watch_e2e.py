@@ -215,3 +215,34 @@ def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
     assert seen["watch"]["stopped"] == "interrupted" and not seen["watch"]["complete"]
     assert 1 <= len(seen["watch"]["plays"]) < len(truth["plays"])
     assert seen["tricks"][0][0] == seen["watch"]["plays"][0]["card"]
+
+
+def test_watch_reads_a_folder_of_still_images_at_a_low_frame_rate(
+    rendered: dict[str, Path], tmp_path: Path
+) -> None:
+    """A camera that saves a still every quarter second: every play still seen, once."""
+    import cv2
+
+    video = rendered["clag"]
+    truth = json.loads(video.with_suffix(".json").read_text())
+    folder = tmp_path / "stills"
+    folder.mkdir()
+    cap = cv2.VideoCapture(str(video))
+    k = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if k % 2 == 0:
+            cv2.imwrite(str(folder / f"still_{k:05d}.jpg"), frame)
+        k += 1
+    argv = watch_argv(truth, video, tmp_path / "rec.json")
+    argv[argv.index("--source") + 1] = str(folder / "still_*.jpg")
+    assert (
+        cmd_watch.main(
+            [*argv, "--fps", str(float(FPS) / 2), "--quiet", "--deck-reader", truth["look"]["deck"]]
+        )
+        == 0
+    )
+    seen = json.loads((tmp_path / "rec.json").read_text())
+    assert [p["seat"] for p in seen["watch"]["plays"]] == [p["seat"] for p in truth["plays"]]
