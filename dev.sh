@@ -3,7 +3,7 @@
 # clone of a fresh machine that has Python >= 3.11 (and, for the vision tests, Debian's apt).
 #
 #   ./dev.sh demo     set up and run the main job (the bundled demo)
-#   ./dev.sh test     set up everything (dev + train extras, card decks) and run the whole suite:
+#   ./dev.sh test     set up everything (dev + train extras, Debian packages) and run the suite:
 #                     ruff check, ruff format --check, mypy --strict rules, pytest
 #   ./dev.sh setup    only set up the runtime environment (.venv)
 #
@@ -14,7 +14,9 @@ cd "$(dirname "$0")"
 
 VENV=.venv
 TORCH_SPEC=${TORCH_SPEC:-torch==2.13.0}
-DECK_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin"
+# Debian packages the suite uses: SVG card decks and their renderer (vision), Chromium (the
+# pages' browser tests, driven by Playwright), PostgreSQL (the service's PostgreSQL tests).
+SYSTEM_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin chromium postgresql"
 
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
 
@@ -52,19 +54,19 @@ setup() {
   fi
 }
 
-# The SVG card decks the vision tests render (Debian packages).
-decks() {
-  if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] && command -v rsvg-convert >/dev/null; then
+system_packages() {
+  if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] && command -v rsvg-convert >/dev/null &&
+     command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     return
   fi
-  if [ "${TRICKCAM_NO_APT:-}" = 1 ]; then log "card decks missing; TRICKCAM_NO_APT=1, not installing"; return; fi
+  if [ "${TRICKCAM_NO_APT:-}" = 1 ]; then log "system packages missing; TRICKCAM_NO_APT=1, not installing"; return; fi
   local sudo=""
   [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo=sudo
   if command -v apt-get >/dev/null; then
-    log "installing card decks: $DECK_PACKAGES"
-    $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $DECK_PACKAGES >/dev/null
+    log "installing system packages: $SYSTEM_PACKAGES"
+    $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $SYSTEM_PACKAGES >/dev/null
   else
-    log "no apt-get: install $DECK_PACKAGES by hand for the vision tests"
+    log "no apt-get: install $SYSTEM_PACKAGES by hand for the whole suite"
   fi
 }
 
@@ -80,7 +82,7 @@ case "$task" in
     ;;
   test)
     setup "dev,train"
-    decks
+    system_packages
     log "ruff check"; "$VENV/bin/ruff" check .
     log "ruff format --check"; "$VENV/bin/ruff" format --check .
     log "mypy --strict rules"; "$VENV/bin/mypy" --strict rules
