@@ -47,6 +47,7 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--dealer", type=int, required=True, help="the dealer's seat")
     g.add_argument("--upcard", help="Clabber's upcard / Klaberjass's and Belote's candidate")
     g.add_argument("--bidding", help="calls from the dealer's left, comma-separated")
+    g.add_argument("--exchange", type=int, help="Klaberjass: the seat that exchanged the dix")
     g.add_argument("--players", type=int, default=4, help="Clag: 4..7 players (default 4)")
     g.add_argument("--round", type=int, help="Clag: the round number 1..22")
     g.add_argument("--trump-card", help="Clag: the turned trump card")
@@ -63,7 +64,7 @@ def spec_from_args(args: argparse.Namespace) -> GameSpec:
             )
         if args.game == "clabber":
             return clabber(args.dealer, args.upcard, args.bidding)
-        return klaberjass(args.dealer, args.upcard, args.bidding, args.game)
+        return klaberjass(args.dealer, args.upcard, args.bidding, args.game, args.exchange)
     if args.round is None:
         raise RulesError("clag: give --round (1..22)")
     return clag(args.players, args.round, args.dealer, args.trump_card, args.trump, args.contracts)

@@ -134,8 +134,14 @@ def clabber(dealer: int, upcard: str, bidding: str | Sequence[str]) -> GameSpec:
 
 
 def klaberjass(
-    dealer: int, upcard: str, bidding: str | Sequence[str], game: str = "klaberjass"
+    dealer: int,
+    upcard: str,
+    bidding: str | Sequence[str],
+    game: str = "klaberjass",
+    exchange: int | None = None,
 ) -> GameSpec:
+    """``exchange``: the seat that exchanged the trump 7 (dix) for the candidate, which may
+    then be played; the dix takes its place face up on the stock."""
     from rules.events import Bid
     from rules.klaberjass import tables
     from rules.klaberjass.hand import KlaberjassHand
@@ -157,6 +163,17 @@ def klaberjass(
     trump = state.trump
     if trump is None:
         raise GameSetupError(f"bidding {','.join(calls)!r}: no trump was made")
+    header: dict[str, object] = {"dealer": dealer, "upcard": str(up), "bidding": calls}
+    fixtures: tuple[Card, ...] = (up,)
+    elsewhere = frozenset() if game == "belote" else frozenset({up})
+    if exchange is not None:
+        if game == "belote" or up.suit != trump:
+            raise GameSetupError(
+                f"--exchange {exchange}: the dix is exchanged only when the candidate's suit is trump, in Klaberjass"
+            )
+        dix = Card.parse("7" + trump.value)
+        header["exchange"] = _seat(exchange, players)
+        fixtures, elsewhere = (up, dix), frozenset({dix})
     return GameSpec(
         game=game,
         players=players,
@@ -168,11 +185,11 @@ def klaberjass(
         must_trump=True,
         points=lambda cards: sum(tables.card_points(c, trump) for c in cards),
         teams=game == "belote",
-        header={"dealer": dealer, "upcard": str(up), "bidding": calls},
-        fixtures=(up,),
+        header=header,
+        fixtures=fixtures,
         # the candidate stays on the stock unless the maker takes it (Belote) or the dix
-        # exchange brings it into a hand (then the record says so and it may be played)
-        elsewhere=frozenset() if game == "belote" else frozenset({up}),
+        # exchange brings it into a hand (then the dix is out of play instead)
+        elsewhere=elsewhere,
     )
 
 
