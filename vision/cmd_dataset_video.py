@@ -17,9 +17,9 @@ HELP = """\
 Render one hand of a game being played at a table: a random lawful deal, the face-up card of
 the deal by the dealer during the bidding, every card slid in by a hand from its player's side
 and resting, each trick swept toward its winner. Table, light, camera angle and deck design
-vary with --seed. Writes OUT (mp4) and OUT with .json: the true record ("record", what
-'trickcam score' reads), the options 'trickcam watch' needs ("watch_args") and when each card
-came to rest.
+vary with --seed. Writes OUT (mp4) and OUT with .json: the true hand record, which
+'trickcam score' reads as it is, with "rendered" beside it: the options 'trickcam watch' needs
+("watch_args"), each play's seat and card and when it came to rest, the deck and the look.
 
 examples:
   trickcam dataset video --game clabber --seed 7 hand.mp4

@@ -55,11 +55,12 @@ def watch_argv(truth: dict[str, object], video: Path, out: Path) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from vision import cmd_watch
+    from vision.tablevideo import load_truth
 
     truth_path = args.video.with_suffix(".json")
     try:
-        truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        truth = load_truth(truth_path)
+    except (OSError, json.JSONDecodeError, KeyError) as exc:
         print(f"trickcam demo: {truth_path}: cannot read the true record ({exc})", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:

@@ -519,8 +519,24 @@ def render_hand(
         },
         "duration_s": round(duration, 2),
     }
-    out.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    save_truth(truth, out.with_suffix(".json"))
     return truth
+
+
+def save_truth(truth: dict[str, object], path: Path) -> None:
+    """Write the truth as the hand record itself (``trickcam score`` reads it as it is) with
+    everything else under ``"rendered"`` (record readers ignore keys they do not know)."""
+    record = truth["record"]
+    assert isinstance(record, dict)
+    rendered = {k: v for k, v in truth.items() if k != "record"}
+    path.write_text(json.dumps({**record, "rendered": rendered}, indent=1) + "\n", encoding="utf-8")
+
+
+def load_truth(path: Path) -> dict[str, object]:
+    """The truth :func:`render_hand` returned, read back from its JSON file."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    rendered = data.pop("rendered")
+    return {"record": data, **rendered}
 
 
 NONE_CORRELATION = 0.45

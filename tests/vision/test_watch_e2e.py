@@ -19,6 +19,7 @@ from rules.records import score_record
 from vision import cmd_dataset_video, cmd_watch
 from vision.classify import MODEL_PATH
 from vision.cmd_demo import watch_argv
+from vision.tablevideo import load_truth
 
 HANDS = [("clabber", 11), ("klaberjass", 5), ("clag", 3)]
 FPS = "8"
@@ -37,11 +38,14 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             == 0
         )
         videos[game] = video
+        # the true record beside the video is a record 'trickcam score' reads as it is
+        true_score = score_record(json.loads(video.with_suffix(".json").read_text()))["score"]
+        assert true_score == score_record(load_truth(video.with_suffix(".json"))["record"])["score"]
     return videos
 
 
 def _watch(video: Path, out: Path, extra: list[str]) -> tuple[dict, dict]:
-    truth = json.loads(video.with_suffix(".json").read_text())
+    truth = load_truth(video.with_suffix(".json"))
     assert cmd_watch.main(watch_argv(truth, video, out) + ["--quiet", *extra]) == 0
     return json.loads(out.read_text()), truth
 
@@ -62,7 +66,7 @@ def test_watch_sees_every_play_once_on_the_right_seat(
     """Motion gating, debouncing, seats, the face-up card of the deal and trick boundaries,
     apart from the classifier: read with the rendered deck's own faces (a crude reader that
     confuses look-alike pips now and then, so cards are only required mostly right)."""
-    truth = json.loads(rendered[game].with_suffix(".json").read_text())
+    truth = load_truth(rendered[game].with_suffix(".json"))
     seen, truth = _watch(
         rendered[game], tmp_path / "rec.json", ["--deck-reader", truth["look"]["deck"]]
     )
@@ -96,7 +100,7 @@ def test_a_correction_is_an_event_and_the_record_is_its_replay(
     rendered: dict[str, Path], tmp_path: Path
 ) -> None:
     video = rendered["clabber"]
-    truth = json.loads(video.with_suffix(".json").read_text())
+    truth = load_truth(video.with_suffix(".json"))
     first = truth["plays"][0]["card"]
     other = next(c for c in ("9S", "9H") if c != first)
     seen, _ = _watch(
@@ -118,7 +122,7 @@ def test_annotated_video_and_evidence_are_written(
     import cv2
 
     video = rendered["clag"]
-    truth = json.loads(video.with_suffix(".json").read_text())
+    truth = load_truth(video.with_suffix(".json"))
     ann, ev = tmp_path / "seen.mp4", tmp_path / "evidence"
     seen, _ = _watch(video, tmp_path / "rec.json",
                      ["--deck-reader", truth["look"]["deck"], "--annotate", str(ann), "--evidence", str(ev)])  # fmt: skip
@@ -174,7 +178,7 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
         )
         table = json.loads(urllib.request.urlopen(req, timeout=10).read())
         video = rendered["clabber"]
-        truth = json.loads(video.with_suffix(".json").read_text())
+        truth = load_truth(video.with_suffix(".json"))
         seen, _ = _watch(video, tmp_path / "rec.json", ["--deck-reader", truth["look"]["deck"],
                          "--post", f"{url}/api/tables/{table['id']}", "--token", table["scorer_token"]])  # fmt: skip
         state = json.loads(
@@ -197,7 +201,7 @@ def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
     import time
 
     video = rendered["clabber"]
-    truth = json.loads(video.with_suffix(".json").read_text())
+    truth = load_truth(video.with_suffix(".json"))
     out = tmp_path / "rec.json"
     argv = watch_argv(truth, video, out) + [
         "--quiet",
@@ -224,7 +228,7 @@ def test_watch_reads_a_folder_of_still_images_at_a_low_frame_rate(
     import cv2
 
     video = rendered["clag"]
-    truth = json.loads(video.with_suffix(".json").read_text())
+    truth = load_truth(video.with_suffix(".json"))
     folder = tmp_path / "stills"
     folder.mkdir()
     cap = cv2.VideoCapture(str(video))
