@@ -23,6 +23,8 @@ from sqlalchemy.engine import make_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
+MIGRATION_LOCK = 0x7472_6963_6B63  # "trickc": the advisory lock key migrations hold
+
 _writing: contextvars.ContextVar[bool] = contextvars.ContextVar("trickcam_writing", default=False)
 
 
@@ -34,7 +36,9 @@ def make_engine(url: str, *, sqlite_synchronous: str = "FULL") -> Engine:
     """An engine for ``url``; for SQLite a file in WAL mode (the file's folder must exist)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        # a connection per request thread (Starlette's pool has 40) without opening them all
+        # up front; PostgreSQL's max_connections must cover workers x (pool_size + overflow)
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30)
     database = parsed.database or ""
     if database in ("", ":memory:"):
         raise ValueError("trickcam needs an SQLite file, not an in-memory database")
@@ -85,7 +89,9 @@ def read_transaction(engine: Engine) -> Iterator[Connection]:
 def alembic_config(engine: Engine) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # a URL's escapes (``?host=%2Ftmp...``) must survive configparser's % interpolation
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    config.set_main_option("sqlalchemy.url", url)
     return config
 
 
@@ -93,5 +99,8 @@ def migrate(engine: Engine) -> None:
     """Bring the schema to the latest Alembic revision (a no-op when it is already there)."""
     config = alembic_config(engine)
     with write_transaction(engine) as conn:
+        if engine.dialect.name == "postgresql":
+            # workers starting together: one migrates, the others wait and find it done
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
