@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from rules.errors import RulesError
 from service.db import make_engine, migrate
 from service.games import FieldError
+from service.limits import BodySizeLimit
 from service.live import Broker
 from service.settings import Settings
 from service.store import IdempotencyMismatch, Store
@@ -80,10 +81,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _idempotency(_request: Request, exc: IdempotencyMismatch) -> JSONResponse:
         return field_error(["header", "Idempotency-Key"], str(exc))
 
-    from service.routers import events, tables
+    from service.routers import events, frames, tables
 
     app.include_router(tables.router)
     app.include_router(events.router)
+    app.include_router(frames.router)
+    # around the routes: a body over the limit is refused before anything reads it
+    app.add_middleware(
+        BodySizeLimit,
+        max_body_bytes=settings.max_body_bytes,
+        max_frame_bytes=settings.max_frame_bytes,
+    )
     return app
 
 

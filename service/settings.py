@@ -30,6 +30,9 @@ class Settings:
     ``sqlite_synchronous``: ``FULL`` makes every acknowledged event survive a power cut as
     well as a killed process; ``NORMAL`` (WAL) survives a killed process only, and is faster.
     ``max_frame_bytes``: the largest image ``POST /api/tables/{id}/frames`` accepts.
+    ``max_body_bytes``: the largest request body of every other endpoint (events and tables
+    are a few hundred bytes); a larger one is refused with 413 before it is read.
+    ``model``: the card classifier the frames endpoint loads (empty: ``models/cards.onnx``).
     ``stream_heartbeat_s``: how often an idle event stream sends a comment line, so proxies
     and clients notice a dead connection.
     ``stream_poll_s``: how often an idle stream checks the database for events committed by
@@ -42,6 +45,8 @@ class Settings:
     port: int = 8000
     sqlite_synchronous: str = "FULL"
     max_frame_bytes: int = 8 * 1024 * 1024
+    max_body_bytes: int = 256 * 1024
+    model: str = ""
     stream_heartbeat_s: float = 15.0
     stream_poll_s: float = 0.0
     stream_queue_size: int = 1024

@@ -1,0 +1,238 @@
+"""Server-side camera for tables whose camera cannot run trickcam: frames in, plays out.
+
+A phone or a webcam posts frames (``POST /api/tables/{id}/frames``); here each frame is
+recognised (:class:`vision.recognize.Recognizer`: detection and one classifier batch) and fed
+to the table's :class:`vision.watch.Watcher` (motion gate, card tracker, seats, decoding with
+the game's knowledge), exactly what ``trickcam watch`` runs on a camera. Plays the watcher sees
+become ``play`` events and its revisions of earlier plays ``correct`` events, appended through
+the same store path as a scorer's POST (validated by the rules engine, committed, then
+broadcast), with actor ``camera``.
+
+The watcher follows one hand: it is built when the table's current hand is in its play phase
+(dealer, face-up card and bidding come from the table's events, posted by the scorer) and
+rebuilt when another hand starts. One watcher per table lives in the process (frames of one
+table are processed in order under its lock); with several workers a camera should keep its
+connection to one worker (a keep-alive connection does).
+
+The classifier is loaded once (at startup when the model file is there, else on the first
+frame); a missing model is :class:`CameraUnavailable` (503).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rules.errors import RulesError
+from service.games import JSON, FieldError
+from service.store import Appended, IdempotencyMismatch, Store, TableMeta
+
+FOLLOWED_GAMES = ("clabber", "klaberjass", "belote")
+
+
+class CameraUnavailable(RuntimeError):
+    """The card model cannot be loaded (its message says which file and why)."""
+
+
+class NotAnImage(ValueError):
+    """The upload is not an image OpenCV can decode."""
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """BGR pixels of an encoded image (JPEG, PNG, WebP, BMP...)."""
+    import cv2
+
+    if not data:
+        raise NotAnImage("the upload is empty: expected an image (JPEG, PNG, WebP)")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise NotAnImage(
+            f"the upload ({len(data)} bytes, starting {data[:8]!r}) is not an image OpenCV "
+            "can decode: expected JPEG, PNG or WebP"
+        )
+    return np.ascontiguousarray(image)
+
+
+class CardVision:
+    """The loaded classifier, as a whole-frame recogniser and as the watcher's card reader."""
+
+    def __init__(self, model: str = "") -> None:
+        from vision.classify import MODEL_PATH, CardClassifier, ModelError
+        from vision.recognize import Recognizer
+
+        try:
+            self.classifier = CardClassifier(model or MODEL_PATH)
+        except ModelError as exc:
+            raise CameraUnavailable(
+                f"the frames endpoint needs the card model: {exc} "
+                "(train it with `trickcam train`, or set TRICKCAM_MODEL)"
+            ) from None
+        self.recognizer = Recognizer(self.classifier)
+
+    def read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        return np.asarray(self.classifier.read_cards(np.stack(list(crops))).probs)
+
+
+class Cameras:
+    """The card model (loaded once) and one :class:`TableCamera` per table."""
+
+    def __init__(self, model: str = "") -> None:
+        self.model = model
+        self._vision: CardVision | None = None
+        self._load = threading.Lock()
+        self._tables: dict[str, TableCamera] = {}
+        self._guard = threading.Lock()
+
+    def vision(self) -> CardVision:
+        """The loaded model, loading it now if it is not yet (raises CameraUnavailable)."""
+        with self._load:
+            if self._vision is None:
+                self._vision = CardVision(self.model)
+            return self._vision
+
+    def table(self, table_id: str) -> TableCamera:
+        with self._guard:
+            return self._tables.setdefault(table_id, TableCamera())
+
+
+@dataclass
+class FrameResult:
+    cards: list[JSON]
+    watching: bool
+    reason: str
+    appended: list[Appended] = field(default_factory=list)
+    refused: list[JSON] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def hand_key(current: JSON) -> tuple[Any, ...]:
+    """What identifies the hand a watcher follows (a new deal or a changed bidding: anew)."""
+    bids = tuple((b.get("seat"), str(b.get("bid"))) for b in current.get("bids") or ())
+    return (current.get("number"), current.get("dealer"), current.get("upcard"), bids)
+
+
+def game_spec(game: str, current: JSON | None) -> tuple[Any, str]:
+    """The watcher's :class:`vision.games.GameSpec` for the table's current hand, or None
+    and the reason it cannot be followed now."""
+    from vision import games
+
+    if game not in FOLLOWED_GAMES:
+        return None, f"the camera follows {', '.join(FOLLOWED_GAMES)} hands; post {game} events"
+    if current is None:
+        return None, "no hand yet: post the deal (dealer, face-up card) first"
+    if current.get("over"):
+        return None, "the hand is over: post the next deal"
+    if current.get("phase") != "play":
+        return None, "the hand is not in its play phase yet: post the bidding first"
+    calls = [str(b["bid"]) for b in current.get("bids") or ()]
+    try:
+        if game == "clabber":
+            return games.clabber(int(current["dealer"]), str(current["upcard"]), calls), ""
+        return games.klaberjass(int(current["dealer"]), str(current["upcard"]), calls, game), ""
+    except (RulesError, KeyError, TypeError, ValueError) as exc:
+        return None, f"the camera cannot follow this hand: {exc}"
+
+
+class TableCamera:
+    """One table's watcher and what it has posted (frames of one table run one at a time)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.key: tuple[Any, ...] | None = None
+        self.watcher: Any = None
+        self.play_seq: dict[int, int] = {}  # watcher play index -> event seq
+        self.corrections = 0
+
+    def process(
+        self,
+        cameras: Cameras,
+        store: Store,
+        meta: TableMeta,
+        image: np.ndarray,
+        t: float | None,
+    ) -> FrameResult:
+        vision = cameras.vision()
+        with self.lock:
+            from vision.detect import detect
+            from vision.recognize import finds_from
+
+            detections = detect(image)
+            finds = finds_from(detections, vision.classifier.classify(detections))
+            cards = [f.to_json() for f in finds]
+            current = store.snapshot(meta).state.get("current")
+            spec, reason = game_spec(meta.game, current)
+            if spec is None:
+                self.key, self.watcher = None, None
+                return FrameResult(cards, False, reason)
+            assert current is not None
+            key = hand_key(current)
+            if key != self.key or self.watcher is None:
+                self._start(spec, vision.read, key)
+                self.watcher.detect = _once(detections)
+            else:
+                self.watcher.detect = _once(detections)
+            events = self.watcher.feed(image, time.monotonic() if t is None else t)
+            result = FrameResult(cards, True, "")
+            for ev in events:
+                if ev.kind == "play" and ev.play is not None:
+                    payload = {"type": "play", "seat": ev.play.seat, "card": str(ev.play.card)}
+                    done = self._append(
+                        store, meta, payload, f"camera-{key[0]}-{ev.play.index}", result
+                    )
+                    if done is not None:
+                        self.play_seq[ev.play.index] = done.record.seq
+                elif ev.text:
+                    result.notes.append(ev.text)
+            self._post_corrections(store, meta, key, result)
+            return result
+
+    def _start(
+        self, spec: Any, reader: Callable[[Sequence[np.ndarray]], np.ndarray], key: tuple[Any, ...]
+    ) -> None:
+        from vision.watch import Watcher
+
+        self.watcher = Watcher(spec, reader)
+        self.key = key
+        self.play_seq = {}
+        self.corrections = 0
+
+    def _post_corrections(
+        self, store: Store, meta: TableMeta, key: tuple[Any, ...], result: FrameResult
+    ) -> None:
+        corrections = self.watcher.log.corrections
+        for n in range(self.corrections, len(corrections)):
+            c = corrections[n]
+            seq = self.play_seq.get(c.index)
+            if seq is None:
+                continue
+            seat = self.watcher.log.plays[c.index].seat
+            payload = {
+                "type": "correct",
+                "seq": seq,
+                "event": {"type": "play", "seat": seat, "card": str(c.card)},
+            }
+            self._append(store, meta, payload, f"camera-{key[0]}-fix-{n}", result)
+        self.corrections = len(corrections)
+
+    @staticmethod
+    def _append(
+        store: Store, meta: TableMeta, payload: JSON, key: str, result: FrameResult
+    ) -> Appended | None:
+        try:
+            done = store.append(meta, payload, "camera", key)
+        except (RulesError, FieldError, IdempotencyMismatch) as exc:
+            message = exc.message if isinstance(exc, FieldError) else str(exc)
+            result.refused.append({"event": payload, "detail": message})
+            return None
+        result.appended.append(done)
+        return done
+
+
+def _once(detections: Any) -> Callable[[np.ndarray], Any]:
+    """The frame's detections, already computed, as the watcher's detector."""
+    return lambda _image: detections
