@@ -85,6 +85,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(tables.router)
     app.include_router(events.router)
+    from service.routers import pages, referee, tournaments
+
+    app.include_router(tournaments.router)
+    app.include_router(referee.router)
+    app.include_router(pages.router)
     app.include_router(frames.router)
     # around the routes: a body over the limit is refused before anything reads it
     app.add_middleware(

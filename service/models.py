@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -66,4 +68,75 @@ events = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("table_id", "seq"),
     UniqueConstraint("table_id", "idempotency_key"),
+)
+
+# -- tournaments (migration 0002) -------------------------------------------------------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("options", JSON, nullable=False),
+    # "games": by games won, game points break ties; "points": by game points alone
+    Column("rank_by", String(10), nullable=False),
+    # [{"name": ..., "players": [...]}, ...]: an entrant is a team, or a player (Klaberjass, Clag)
+    Column("entrants", JSON, nullable=False),
+    # sha256 of the referee token; unique: the token alone names its tournament
+    Column("referee_token_hash", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("referee_token_hash", name="uq_tournaments_referee_token_hash"),
+)
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    # a scheduled match is a real card table (its own event log and scorer token)
+    Column(
+        "table_id",
+        String(32),
+        ForeignKey("card_tables.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column(
+        "tournament_id",
+        String(32),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("round", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    # the entrant (index into tournaments.entrants) scoring as each side of the table
+    Column("entrants", JSON, nullable=False),
+    UniqueConstraint("tournament_id", "round", "number"),
+)
+
+play_evidence = Table(
+    "play_evidence",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "table_id",
+        String(32),
+        ForeignKey("card_tables.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    # the play event (its seq in the table's log) this evidence is about
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("card", String(4), nullable=False),
+    # the two readings in doubt (best first) when ``confirm``; else empty
+    Column("candidates", JSON, nullable=False),
+    Column("confirm", Boolean, nullable=False),
+    Column("reason", String(500), nullable=False),
+    # the camera's upright crop of the card (PNG), when a camera fed the table
+    Column("crop", LargeBinary, nullable=True),
+    Column("actor", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # a person's ruling on a play in doubt: the card, who, when (null while awaiting it)
+    Column("resolved_card", String(4), nullable=True),
+    Column("resolved_by", String(64), nullable=True),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("table_id", "seq"),
 )

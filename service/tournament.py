@@ -106,8 +106,26 @@ class Standing:
     points_against: int
 
 
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A finished game at a table of any size (Clag seats 4 to 7 entrants): the entrants side
+    by side, their game points, and the winners among them (empty: no winner decided).
+    A player's points against are the other sides' points together."""
+
+    entrants: tuple[int, ...]
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def of(cls, res: GameResult | TableResult) -> TableResult:
+        if isinstance(res, TableResult):
+            return res
+        winners = () if res.winner is None else (res.winner,)
+        return cls((res.home, res.away), res.points, winners)
+
+
 def standings(
-    entrants: int, results: Iterable[GameResult], rank_by: RankBy = "games"
+    entrants: int, results: Iterable[GameResult | TableResult], rank_by: RankBy = "games"
 ) -> list[Standing]:
     """The table of entrants 0..entrants-1 after ``results``, best first."""
     if rank_by not in ("games", "points"):
@@ -117,16 +135,22 @@ def standings(
     lost = [0] * entrants
     points = [0] * entrants
     against = [0] * entrants
-    for res in results:
-        for side, (me, other) in enumerate(((res.home, res.away), (res.away, res.home))):
-            for who in (me, other):
-                if not 0 <= who < entrants:
-                    raise ValueError(f"result {res}: no entrant {who} (0..{entrants - 1})")
+    for given in results:
+        res = TableResult.of(given)
+        if len(res.points) != len(res.entrants):
+            raise ValueError(
+                f"result {given}: {len(res.entrants)} entrants, points for {len(res.points)}"
+            )
+        for who in (*res.entrants, *res.winners):
+            if not 0 <= who < entrants:
+                raise ValueError(f"result {given}: no entrant {who} (0..{entrants - 1})")
+        total = sum(res.points)
+        for me, mine in zip(res.entrants, res.points, strict=True):
             played[me] += 1
-            points[me] += res.points[side]
-            against[me] += res.points[1 - side]
-            if res.winner is not None:
-                if res.winner == me:
+            points[me] += mine
+            against[me] += total - mine
+            if res.winners:
+                if me in res.winners:
                     won[me] += 1
                 else:
                     lost[me] += 1

@@ -1,0 +1,178 @@
+"""``/api/tournaments``: create one (its schedule as real tables), read it, its standings,
+and follow it live (server-sent events of the standings and the tables' progress)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from service.live import JSON, sse
+from service.routers.deps import BrokerDep, SettingsDep
+from service.tournament_schemas import (
+    ScheduledTable,
+    StandingOut,
+    TournamentCreate,
+    TournamentCreated,
+    TournamentSummary,
+)
+from service.tournament_store import TournamentMeta, TournamentStore
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+def get_tournaments(request: Request) -> TournamentStore:
+    """The app's tournament store, made on first use from its engine and table store."""
+    state = request.app.state
+    found: TournamentStore | None = getattr(state, "tournaments", None)
+    if found is None or found.store is not state.store:
+        found = TournamentStore(state.engine, state.store)
+        state.tournaments = found
+    return found
+
+
+TournamentsDep = Annotated[TournamentStore, Depends(get_tournaments)]
+
+
+async def get_tournament(tournament_id: str, tournaments: TournamentsDep) -> TournamentMeta:
+    meta = await run_in_threadpool(tournaments.meta, tournament_id)
+    if meta is None:
+        raise HTTPException(404, f"no tournament {tournament_id!r}")
+    return meta
+
+
+TournamentDep = Annotated[TournamentMeta, Depends(get_tournament)]
+
+
+@router.post("", status_code=201, response_model=TournamentCreated)
+async def create_tournament(
+    body: TournamentCreate, tournaments: TournamentsDep
+) -> TournamentCreated:
+    """Create a tournament and every table of its round robin (circle method; a bye a round
+    for an odd count). The answer carries the referee token and each table's scorer token,
+    once: hand them to the referee and the scorers."""
+    entrants = [e.model_dump() for e in body.entrants]
+    made = await run_in_threadpool(
+        tournaments.create, body.name, body.game, body.options, body.rank_by, entrants
+    )
+    return TournamentCreated(
+        **made.meta.as_json(),
+        referee_token=made.referee_token,
+        tables=[
+            ScheduledTable(
+                id=t.id,
+                name=t.name,
+                round=s.round,
+                number=s.number,
+                entrants=list(s.entrants),
+                players=list(t.players),
+                scorer_token=token,
+            )  # fmt: skip
+            for s, t, token in made.tables
+        ],
+    )
+
+
+@router.get("", response_model=list[TournamentSummary])
+async def list_tournaments(tournaments: TournamentsDep) -> list[TournamentSummary]:
+    metas = await run_in_threadpool(tournaments.list)
+    return [TournamentSummary(**m.as_json()) for m in metas]
+
+
+@router.get("/{tournament_id}")
+async def tournament_view(tournament: TournamentDep, tournaments: TournamentsDep) -> JSONResponse:
+    """The tournament: entrants, its tables (round, number, sides, scores so far), the byes,
+    and the standings."""
+    return JSONResponse(await run_in_threadpool(tournaments.view, tournament))
+
+
+@router.get("/{tournament_id}/standings", response_model=list[StandingOut])
+async def tournament_standings(
+    tournament: TournamentDep, tournaments: TournamentsDep
+) -> list[StandingOut]:
+    """Best first, from the tables' finished games: by games won with game points breaking
+    ties, or by game points alone (the tournament's ``rank_by``). Level entrants share a
+    place."""
+    view = await run_in_threadpool(tournaments.view, tournament)
+    return [StandingOut(**s) for s in view["standings"]]
+
+
+@router.get("/{tournament_id}/stream", response_class=StreamingResponse)
+async def tournament_stream(
+    tournament: TournamentDep,
+    tournaments: TournamentsDep,
+    broker: BrokerDep,
+    settings: SettingsDep,
+) -> StreamingResponse:
+    """Server-sent events: the tournament (``{"kind": "tournament", ...}``, as ``GET`` gives
+    it) when the stream opens, then again whenever a table's event changes it, with
+    ``"table"``: the table whose event it was."""
+    seatings = await run_in_threadpool(tournaments.seatings, tournament.id)
+    table_ids = [s.table_id for s in seatings]
+    queues = {t: broker.subscribe(t) for t in table_ids}  # before the first view
+    first = await run_in_threadpool(tournaments.view, tournament)
+    poll = settings.stream_poll_s if settings.stream_poll_s > 0 else None
+
+    async def messages() -> AsyncIterator[str]:
+        merged: asyncio.Queue[tuple[str, JSON | None]] = asyncio.Queue()
+        forwarders = [
+            asyncio.create_task(_forward(table, queue, merged)) for table, queue in queues.items()
+        ]
+        try:
+            yield "retry: 1000\n\n"
+            last: dict[str, Any] = first
+            yield sse({"kind": "tournament", "table": None, **first})
+            idle = 0.0
+            wait = min(poll, settings.stream_heartbeat_s) if poll else settings.stream_heartbeat_s
+            while True:
+                try:
+                    table, message = await asyncio.wait_for(merged.get(), wait)
+                except TimeoutError:
+                    if poll:  # another worker may have committed events
+                        view = await run_in_threadpool(tournaments.view, tournament)
+                        if view != last:
+                            last = view
+                            yield sse({"kind": "tournament", "table": None, **view})
+                            continue
+                    idle += wait
+                    if idle >= settings.stream_heartbeat_s:
+                        idle = 0.0
+                        yield ": keep-alive\n\n"
+                    continue
+                if message is None:  # a table's queue was dropped (too slow): end, reconnect
+                    return
+                while not merged.empty():  # a burst of events: one view for all of them
+                    table, message = merged.get_nowait()
+                    if message is None:
+                        return
+                view = await run_in_threadpool(tournaments.view, tournament)
+                if view != last:
+                    last = view
+                    yield sse({"kind": "tournament", "table": table, **view})
+        finally:
+            for task in forwarders:
+                task.cancel()
+            for table, queue in queues.items():
+                broker.unsubscribe(table, queue)
+
+    return StreamingResponse(
+        messages(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+async def _forward(
+    table: str, queue: asyncio.Queue[JSON | None], merged: asyncio.Queue[tuple[str, JSON | None]]
+) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            message = await queue.get()
+            await merged.put((table, message))
+            if message is None:
+                return
