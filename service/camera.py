@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -58,6 +58,15 @@ def decode_image(data: bytes) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
+class Vision(Protocol):
+    """What the camera needs of a card model: the cards of a frame's detections, and the
+    watcher's reader (upright card images -> N x 54 probabilities)."""
+
+    def cards(self, detections: Any) -> list[JSON]: ...
+
+    def read(self, crops: Sequence[np.ndarray]) -> np.ndarray: ...
+
+
 class CardVision:
     """The loaded classifier, as a whole-frame recogniser and as the watcher's card reader."""
 
@@ -74,21 +83,58 @@ class CardVision:
             ) from None
         self.recognizer = Recognizer(self.classifier)
 
+    def cards(self, detections: Any) -> list[JSON]:
+        from vision.recognize import finds_from
+
+        return [f.to_json() for f in finds_from(detections, self.classifier.classify(detections))]
+
     def read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         return np.asarray(self.classifier.read_cards(np.stack(list(crops))).probs)
+
+
+class ReaderVision:
+    """Any :data:`vision.watch.Reader` as the camera's model: e.g. a reader that knows one
+    rendered deck's faces (``vision.tablevideo.deck_reader``), for demos and for testing the
+    server-side watcher apart from the classifier."""
+
+    def __init__(self, reader: Callable[[Sequence[np.ndarray]], np.ndarray]) -> None:
+        self.reader = reader
+
+    def cards(self, detections: Any) -> list[JSON]:
+        from vision.decode import LABELS
+
+        if len(detections.crops) == 0:
+            return []
+        probs = np.asarray(self.read(list(detections.crops)))
+        out = []
+        for quad, row in zip(detections.quads, probs, strict=True):
+            best = LABELS[int(np.argmax(row))]
+            if best == "none":
+                continue
+            out.append(
+                {
+                    "card": best if best != "back" else None,
+                    "confidence": round(float(row.max()), 4),
+                    "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+                }
+            )
+        return out
+
+    def read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        return np.asarray(self.reader(list(crops)))
 
 
 class Cameras:
     """The card model (loaded once) and one :class:`TableCamera` per table."""
 
-    def __init__(self, model: str = "") -> None:
+    def __init__(self, model: str = "", vision: Vision | None = None) -> None:
         self.model = model
-        self._vision: CardVision | None = None
+        self._vision: Vision | None = vision
         self._load = threading.Lock()
         self._tables: dict[str, TableCamera] = {}
         self._guard = threading.Lock()
 
-    def vision(self) -> CardVision:
+    def vision(self) -> Vision:
         """The loaded model, loading it now if it is not yet (raises CameraUnavailable)."""
         with self._load:
             if self._vision is None:
@@ -159,11 +205,9 @@ class TableCamera:
         vision = cameras.vision()
         with self.lock:
             from vision.detect import detect
-            from vision.recognize import finds_from
 
             detections = detect(image)
-            finds = finds_from(detections, vision.classifier.classify(detections))
-            cards = [f.to_json() for f in finds]
+            cards = vision.cards(detections)
             current = store.snapshot(meta).state.get("current")
             spec, reason = game_spec(meta.game, current)
             if spec is None:
@@ -173,9 +217,7 @@ class TableCamera:
             key = hand_key(current)
             if key != self.key or self.watcher is None:
                 self._start(spec, vision.read, key)
-                self.watcher.detect = _once(detections)
-            else:
-                self.watcher.detect = _once(detections)
+            self.watcher.detect = _once(detections)  # detection runs once a frame
             events = self.watcher.feed(image, time.monotonic() if t is None else t)
             result = FrameResult(cards, True, "")
             for ev in events:
