@@ -274,6 +274,7 @@ async def post_play_evidence(
     seq: int,
     table: ScorerTableDep,
     store: StoreDep,
+    broker: BrokerDep,
     evidence: EvidenceDep,
     body: Annotated[PlayEvidenceIn, Body()],
 ) -> dict[str, Any]:
@@ -305,6 +306,8 @@ async def post_play_evidence(
             crop=crop,
         )  # fmt: skip
     )
+    # tournament streams tell the referee's page (table streams skip it: it has no seq)
+    broker.publish(table.id, {"kind": "evidence", "play": seq})
     return made.as_json()
 
 

@@ -111,7 +111,8 @@ async def tournament_stream(
 ) -> StreamingResponse:
     """Server-sent events: the tournament (``{"kind": "tournament", ...}``, as ``GET`` gives
     it) when the stream opens, then again whenever a table's event changes it, with
-    ``"table"``: the table whose event it was."""
+    ``"table"``: the table whose event it was; ``{"kind": "evidence", "table", "seq"}`` when a
+    camera recorded what it saw of a play (a play in doubt awaits the referee)."""
     seatings = await run_in_threadpool(tournaments.seatings, tournament.id)
     table_ids = [s.table_id for s in seatings]
     queues = {t: broker.subscribe(t) for t in table_ids}  # before the first view
@@ -146,6 +147,9 @@ async def tournament_stream(
                     continue
                 if message is None:  # a table's queue was dropped (too slow): end, reconnect
                     return
+                if message.get("kind") == "evidence":  # the camera's evidence: for the referee
+                    yield sse({"kind": "evidence", "table": table, "seq": message.get("play")})
+                    continue
                 while not merged.empty():  # a burst of events: one view for all of them
                     table, message = merged.get_nowait()
                     if message is None:

@@ -1,0 +1,59 @@
+// "/": a tournament's standings for the big screen, live from its stream (?t=ID, else the
+// latest tournament).
+"use strict";
+
+const params = new URLSearchParams(location.search);
+let previous = {};
+
+function render(view) {
+  document.getElementById("title").textContent = view.name;
+  const ranking = view.rank_by === "points" ? "ranked by points" : "ranked by games won, then points";
+  document.getElementById("subtitle").textContent = `${view.game} \u00b7 ${ranking}`;
+  document.title = `${view.name} - standings`;
+  const body = document.querySelector("#standings tbody");
+  const rows = view.standings.map((s) => {
+    const key = `${s.played}/${s.won}/${s.points}`;
+    const changed = previous[s.entrant] !== undefined && previous[s.entrant] !== key;
+    previous[s.entrant] = key;
+    const players = s.players.length > 1 || s.players[0] !== s.name ? s.players.join(" & ") : "";
+    return el("tr", { class: changed ? "changed" : "", "data-entrant": s.entrant },
+      el("td", { class: "place" }, s.place),
+      el("td", { class: "name" }, s.name, players && el("span", { class: "players" }, players)),
+      el("td", {}, s.played), el("td", {}, s.won), el("td", {}, s.lost),
+      el("td", { class: "points" }, s.points));
+  });
+  replace(body, rows);
+  const tiles = view.tables.map((t) => {
+    const sides = t.names.map((name, i) => {
+      const won = t.over && t.games_won[i] > 0;
+      return el("div", { class: `row ${won ? "winner" : ""}` },
+        el("span", { class: i % 2 ? "side1" : "side0" }, name),
+        el("span", { class: "score" }, t.totals[i] ?? 0));
+    });
+    return el("a", { class: `tile ${t.over ? "over" : ""}`, href: `/tables/${t.id}`, "data-table": t.id },
+      el("div", { class: "head" },
+        el("span", {}, `Round ${t.round} \u00b7 table ${t.number}`),
+        t.over ? el("span", {}, "finished") : suitMark(t.trump)),
+      sides);
+  });
+  replace(document.getElementById("tables"), tiles);
+}
+
+async function start() {
+  let id = params.get("t");
+  if (!id) {
+    const all = await getJSON("/api/tournaments");
+    if (!all.length) {
+      document.getElementById("nothing").hidden = false;
+      document.getElementById("live").textContent = "";
+      setTimeout(start, 5000);
+      return;
+    }
+    id = all[all.length - 1].id;
+  }
+  follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
+    if (m.kind === "tournament") render(m);
+  });
+}
+
+start();
