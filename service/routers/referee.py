@@ -166,10 +166,17 @@ async def referee_confirmations(
 ) -> list[dict[str, Any]]:
     """Plays awaiting confirmation: the card recorded, the two candidate cards, why, and the
     crop."""
-    tables = await _tables(tournaments, store, tournament)
-    names = {t["table_id"]: t["table"] for t in tables}
-    seen = await run_in_threadpool(evidence.for_tables, list(names))
-    return [{**e.as_json(), "table": names[e.table_id]} for e in seen if e.awaiting]
+    tables = {t["table_id"]: t for t in await _tables(tournaments, store, tournament)}
+    seen = await run_in_threadpool(evidence.for_tables, list(tables))
+    return [
+        {
+            **e.as_json(),
+            "table": tables[e.table_id]["table"],
+            "player": tables[e.table_id]["meta"].players[e.seat],
+        }
+        for e in seen
+        if e.awaiting
+    ]
 
 
 async def _tournament_table(

@@ -36,7 +36,7 @@ async function act(path, body) {
 function confirmation(c) {
   const choose = (card) => act(`/api/referee/tables/${c.table_id}/plays/${c.seq}/ruling`, { by: name, card });
   return el("div", { class: "item", "data-table": c.table_id, "data-seq": c.seq },
-    el("div", { class: "line" }, el("strong", {}, c.table), ` \u00b7 play ${c.seq} \u00b7 seat ${c.seat}`),
+    el("div", { class: "line" }, el("strong", {}, c.table), ` \u00b7 event ${c.seq} \u00b7 played by `, el("strong", {}, c.player)),
     el("div", { class: "line" }, "recorded ", cardFace(c.card, "small"),
       c.crop_url && el("img", { class: "crop", src: c.crop_url, alt: "camera crop" })),
     c.reason && el("div", { class: "line muted" }, c.reason),

@@ -30,13 +30,17 @@ function render(view) {
         el("span", { class: i % 2 ? "side1" : "side0" }, name),
         el("span", { class: "score" }, t.totals[i] ?? 0));
     });
-    return el("a", { class: `tile ${t.over ? "over" : ""}`, href: `/tables/${t.id}`, "data-table": t.id },
+    return el("a", { class: `tile ${t.over ? "over" : ""}`, href: `/tables/${t.id}`, "data-table": t.id, "data-round": t.round, "data-number": t.number },
       el("div", { class: "head" },
         el("span", {}, `Round ${t.round} \u00b7 table ${t.number}`),
         t.over ? el("span", {}, "finished") : suitMark(t.trump)),
       sides);
   });
-  replace(document.getElementById("tables"), tiles);
+  const byes = view.byes.map((b) => el("div", { class: "tile over", "data-round": b.round },
+    el("div", { class: "head" }, el("span", {}, `Round ${b.round} \u00b7 bye`)),
+    el("div", { class: "row" }, el("span", {}, view.entrants[b.entrant].name))));
+  const order = (node) => Number(node.dataset.round) * 1000 + (node.dataset.number ? Number(node.dataset.number) : 999);
+  replace(document.getElementById("tables"), [...tiles, ...byes].sort((a, b) => order(a) - order(b)));
 }
 
 async function start() {
@@ -50,6 +54,7 @@ async function start() {
       return;
     }
     id = all[all.length - 1].id;
+    document.getElementById("nothing").hidden = true;
   }
   follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
     if (m.kind === "tournament") render(m);

@@ -127,6 +127,7 @@ def test_a_play_in_doubt_awaits_the_referee_who_corrects_it(client: TestClient) 
     [waiting] = client.get("/api/referee/confirmations", headers=referee).json()
     assert (waiting["seq"], waiting["card"], waiting["candidates"]) == (seqs[2], "9C", ["9C", "9S"])
     assert waiting["reason"] == "9C and 9S are close" and waiting["table"] == table["name"]
+    assert waiting["player"] == "Ann" and waiting["awaiting"] and waiting["ruling"] is None
 
     url = f"/api/referee/tables/{table['id']}/plays/{seqs[2]}/ruling"
     r = client.post(url, json={"by": "Rita", "card": "9s"}, headers=referee)

@@ -1,0 +1,183 @@
+"""The pages in a real headless browser (Playwright driving Debian's Chromium) against the real
+``trickcam serve``: a hand's events posted through the API show on the open pages within a
+bounded wait, over their live streams (nothing reloads the page)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from svc_helpers import base_hand_events, free_port
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("TRICKCAM_CHROMIUM", "/usr/bin/chromium")
+WAIT_MS = 5000  # every page change must show within this
+TEAMS = [
+    {"name": "Aces", "players": ["Ann", "Al"]},
+    {"name": "Kings", "players": ["Bob", "Bea"]},
+]
+
+if os.environ.get("CI") != "true":  # under CI the browser tests must run, never skip
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``trickcam serve`` on a free port (its own process group, killed at the end)."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("pages") / "pages.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--db", str(db), "--port", str(port),
+         "--log-level", "warning"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                pytest.fail(f"trickcam serve exited with {proc.returncode}: {err}")
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{url}/api/tables", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                pytest.fail("trickcam serve did not answer in time")
+            time.sleep(0.05)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no Chromium at {CHROMIUM} (set TRICKCAM_CHROMIUM)")
+        pytest.skip(f"no Chromium at {CHROMIUM} (set TRICKCAM_CHROMIUM)")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def tournament(url: str, **options: Any) -> dict[str, Any]:
+    body = {"name": "Club night", "game": "clabber", "entrants": TEAMS, "options": options}
+    r = httpx.post(f"{url}/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def post(url: str, table: dict[str, Any], events: list[dict[str, Any]]) -> list[int]:
+    auth = {"Authorization": f"Bearer {table['scorer_token']}"}
+    seqs = []
+    for event in events:
+        r = httpx.post(f"{url}/api/tables/{table['id']}/events", json=event, headers=auth)
+        assert r.status_code == 200, r.text
+        seqs.append(r.json()["seq"])
+    return seqs
+
+
+def live(page: Page) -> None:
+    expect(page.locator("#live.on")).to_be_visible(timeout=WAIT_MS)
+
+
+def test_the_table_page_shows_each_card_and_the_score_as_they_are_posted(
+    server: str, browser: Browser
+) -> None:
+    made = tournament(server, game_target=100)
+    table = made["tables"][0]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/tables/{table['id']}")
+    live(page)
+    expect(page.locator("#info")).to_contain_text("Waiting for the first deal")
+    hand = base_hand_events()
+    post(server, table, hand[:3])  # deal, "play" (hearts), the first card JH
+    expect(page.locator('#trick .card[data-card="JH"]')).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator('#trump [data-suit="H"]')).to_have_text("\u2665")
+    expect(page.locator('#trick .card[data-card="JH"]')).to_have_class(re.compile(r"\bred\b"))
+    post(server, table, hand[3:])
+    expect(page.locator('[data-total="0"]')).to_have_text("128", timeout=WAIT_MS)
+    expect(page.locator('[data-total="1"]')).to_have_text("104")
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#last-hand")).to_contain_text("bella")
+    page.close()
+
+
+def test_the_big_screen_standings_change_when_a_game_ends(server: str, browser: Browser) -> None:
+    made = tournament(server, game_target=100)
+    table = made["tables"][0]
+    home = TEAMS[table["entrants"][0]]["name"]
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server}/?t={made['id']}")
+    live(page)
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    expect(page.locator(f'[data-table="{table["id"]}"]')).to_be_visible()
+    post(server, table, base_hand_events())
+    first = page.locator("#standings tbody tr").first
+    expect(first).to_contain_text(home, timeout=WAIT_MS)
+    expect(first.locator("td.points")).to_have_text("128", timeout=WAIT_MS)
+    expect(page.locator(f'[data-table="{table["id"]}"]')).to_contain_text("finished")
+    page.close()
+
+
+def test_on_a_phone_the_table_page_fits_and_follows_the_play(server: str, browser: Browser) -> None:
+    made = tournament(server)
+    table = made["tables"][0]
+    page = browser.new_page(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+        has_touch=True,
+    )  # fmt: skip
+    page.goto(f"{server}/tables/{table['id']}")
+    live(page)
+    post(server, table, base_hand_events()[:6])  # a whole trick: JH QH 10H 9H
+    expect(page.locator("#trick .card")).to_have_count(4, timeout=WAIT_MS)
+    expect(page.locator("#trick-note")).to_contain_text("taken by")
+    # nothing wider than the phone: no sideways scrolling
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.close()
+
+
+def test_the_referee_rules_on_a_play_in_doubt(server: str, browser: Browser) -> None:
+    made = tournament(server)
+    table = made["tables"][0]
+    seqs = post(server, table, base_hand_events()[:3])  # JH led
+    auth = {"Authorization": f"Bearer {table['scorer_token']}"}
+    r = httpx.post(
+        f"{server}/api/tables/{table['id']}/plays/{seqs[2]}/evidence",
+        json={"candidates": ["JH", "JD"], "confirm": True, "reason": "JH and JD are close"},
+        headers=auth,
+    )
+    assert r.status_code == 201, r.text
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/referee?token={made['referee_token']}&name=Rita")
+    live(page)
+    item = page.locator(f'#confirmations .item[data-seq="{seqs[2]}"]')
+    expect(item).to_contain_text("JH and JD are close")
+    item.locator('button[data-choose="JD"]').click()
+    expect(page.locator("#confirmations .item")).to_have_count(0, timeout=WAIT_MS)
+    state = httpx.get(f"{server}/api/tables/{table['id']}").json()
+    assert state["current"]["trick"] == [{"seat": 0, "card": "JD"}]
+    log = httpx.get(f"{server}/api/tables/{table['id']}/events").json()
+    assert log[-1]["actor"] == "referee:Rita" and log[-1]["event"]["type"] == "correct"
+    assert "token" not in page.url  # the token is not left in the address bar
+    page.close()
