@@ -17,8 +17,8 @@ nothing reaching out of it (two overlapping cards fitted as one), of a plausible
 Candidates from the different masks are merged: duplicates keep the best fit; a region tiled by
 two or more cards (two cards side by side look like one card of the same aspect) or cut by the
 frame's edge (the table) gives way to them; a card keeps its picture frame or ornate ace out.
-A court card lying on another white card shows only its picture frame: that quad is grown to
-card size. Near-square outlines are warped both ways round (``ambiguous``).
+Outlines not clearly portrait (a card seen obliquely) are warped both ways round
+(``ambiguous``).
 
 Cards cut by the frame's edge are ``partial``. Cards under others in a fan are found from their
 visible index corner (:mod:`vision.fans`) as ``one_corner`` rows: a guessed outline, read from
@@ -50,9 +50,11 @@ ASPECT_RANGE = (0.45, 1.0)
 """Short side / long side of an accepted quad. Real cards are 0.63-0.72, but a card seen
 obliquely along its long side looks square (the webcam scenes reach 0.97)."""
 
-AMBIGUOUS_ASPECT = 0.8
+AMBIGUOUS_ASPECT = 0.7
 """Above this aspect, which pair of sides is the card's long one is unclear from the outline:
-such finds carry a second warp turned 90 degrees, and the classifier keeps the surer reading."""
+such finds carry a second warp turned 90 degrees, and the classifier keeps the surer reading.
+Tuned on the real scenes (bench/recognition.py): 0.8 misses two very oblique cards that 0.7
+reads; lower adds nothing but classifier time."""
 
 MAX_OUTSIDE = 0.1
 """How far a region may reach outside its fitted quad, as a fraction of the quad's size
@@ -214,51 +216,6 @@ def _sides(quad: np.ndarray) -> tuple[float, float]:
     sides = np.hypot(*(quad[_NEXT] - quad).T)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return float(min(a, b)), float(max(a, b))
-
-
-PICTURE_FRAME_SCALE = (1.36, 1.21)
-"""Card size / court picture frame size (width, height), measured on the real photographs
-(Bicycle-style courts 1.33-1.38 x 1.18-1.24; one deck 1.46 x 1.22)."""
-
-
-def _band_whiteness(quad: np.ndarray, small: np.ndarray, scale: float) -> float:
-    """Mean of min(B, G, R) on the band at ``scale`` of ``quad`` about its centre (corners,
-    side middles and quarters): paper is high in all three channels, art and tables not."""
-    h, w = small.shape[:2]
-    centre = quad.mean(axis=0)
-    ring = centre + (quad - centre) * scale
-    nxt = ring[_NEXT]
-    pts = np.concatenate([ring + (nxt - ring) * t for t in (0.125, 0.375, 0.625, 0.875)])
-    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
-    return float(small[ys, xs].min(axis=1).mean())
-
-
-def _grow_picture_frames(quads: np.ndarray, partial: list[bool], small: np.ndarray) -> np.ndarray:
-    """Grow to card size the quads that are a court card's picture frame, not its card.
-
-    A court card lying on another white card has no visible outline of its own; its picture
-    frame is then the only card-shaped quad. Such a quad has paper all round it but art just
-    inside its edge, where a card has its white margin and the table outside. It is scaled
-    about its centre, along its own axes, by :data:`PICTURE_FRAME_SCALE`.
-    """
-    out = quads.copy()
-    for i, q in enumerate(quads):
-        if partial[i]:
-            continue
-        o = order_quad(q)
-        outside, inside = _band_whiteness(o, small, 1.1), _band_whiteness(o, small, 0.9)
-        if inside > 0.9 * outside:
-            continue
-        centre = o.mean(axis=0)
-        u = (o[1] - o[0] + o[2] - o[3]) / 2
-        v = (o[3] - o[0] + o[2] - o[1]) / 2
-        u /= np.hypot(*u)
-        v /= np.hypot(*v)
-        rel = o - centre
-        out[i] = centre + np.outer((rel @ u) * PICTURE_FRAME_SCALE[0], u)
-        out[i] += np.outer((rel @ v) * PICTURE_FRAME_SCALE[1], v)
-    return out
 
 
 def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
@@ -452,7 +409,6 @@ def find_quads(
         empty = np.zeros((0, 4, 2), np.float32)
         return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []
     small_quads = np.stack([c.quad for c in chosen]).astype(np.float32)
-    small_quads = _grow_picture_frames(small_quads, [c.partial for c in chosen], small)
     quads = np.stack([order_quad(q / scale) for q in small_quads]).astype(np.float32)
     scores = np.array([c.score for c in chosen], np.float32)
     partial = np.array([c.partial for c in chosen], bool)
