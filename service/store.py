@@ -175,6 +175,9 @@ class Store:
     ) -> tuple[TableMeta, str]:
         """A new table and its scorer token (shown once; only its hash is stored). The game,
         players and options are checked by building the table's session first."""
+        check_text("name", name)
+        check_text("players", players)
+        check_text("options", options)
         TableSession.new(game, players, options)
         token = secrets.token_urlsafe(24)
         meta = TableMeta(
@@ -209,6 +212,8 @@ class Store:
         found = self._metas.get(table_id)
         if found is not None:
             return found
+        if "\x00" in table_id:  # no table has one (PostgreSQL would refuse the query)
+            return None
         with read_transaction(self.engine) as conn:
             row = conn.execute(select(card_tables).where(card_tables.c.id == table_id)).first()
         if row is None:
@@ -269,6 +274,9 @@ class Store:
 
         Raises the engine's ``RulesError``, a ``FieldError``, or :class:`IdempotencyMismatch`;
         nothing is written then."""
+        check_text("body", payload)
+        if idempotency_key is not None and "\x00" in idempotency_key:
+            raise IdempotencyMismatch(f"Idempotency-Key {idempotency_key!r}: a NUL character")
         with self._lock(meta.id):
             for attempt in range(WRITE_ATTEMPTS):
                 try:
@@ -308,6 +316,21 @@ class Store:
             return Appended(done, self.state_at(meta, done.seq), True)
         self._snapshots[meta.id] = new
         return Appended(record, new.state, False)
+
+
+def check_text(field: str, value: object) -> None:
+    """Refuse text holding a NUL character (a :class:`FieldError`, 422): PostgreSQL cannot
+    store one, and no name, player or card needs one; the same answer on every database."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise FieldError(field, f"{value!r}: text may not contain a NUL character")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_text(field, k)
+            check_text(field, v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            check_text(field, v)
 
 
 def _by_key(conn: Connection, table_id: str, key: str) -> EventRecord | None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header
+from fastapi import APIRouter, Body, Header, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from service.live import stream_messages
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
 from service.schemas import EventAccepted, EventIn, EventRecordOut
+
+MAX_SEQ = 2**31 - 1  # a database integer: a larger number is 422, not a driver's overflow
 
 router = APIRouter(prefix="/api/tables/{table_id}", tags=["events"])
 
@@ -46,7 +48,11 @@ async def post_event(
 
 
 @router.get("/events", response_model=list[EventRecordOut])
-async def list_events(table: TableDep, store: StoreDep, after: int = 0) -> list[EventRecordOut]:
+async def list_events(
+    table: TableDep,
+    store: StoreDep,
+    after: Annotated[int, Query(ge=0, le=MAX_SEQ, description="only events after this seq")] = 0,
+) -> list[EventRecordOut]:
     """The audit trail: every event as posted (undos and corrections included), who posted
     it and when."""
     records = await run_in_threadpool(store.records, table.id, after)
