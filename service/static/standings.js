@@ -10,6 +10,8 @@ function render(view) {
   const ranking = view.rank_by === "points" ? "ranked by points" : "ranked by games won, then points";
   document.getElementById("subtitle").textContent = `${view.game} \u00b7 ${ranking}`;
   document.title = `${view.name} - standings`;
+  const teams = view.entrants.some((e) => e.players.length > 1);
+  document.getElementById("entrant-head").textContent = teams ? "Team" : "Player";
   const body = document.querySelector("#standings tbody");
   const rows = view.standings.map((s) => {
     const key = `${s.played}/${s.won}/${s.points}`;
@@ -19,7 +21,7 @@ function render(view) {
     return el("tr", { class: changed ? "changed" : "", "data-entrant": s.entrant },
       el("td", { class: "place" }, s.place),
       el("td", { class: "name" }, s.name, players && el("span", { class: "players" }, players)),
-      el("td", {}, s.played), el("td", {}, s.won), el("td", {}, s.lost),
+      el("td", {}, s.played), el("td", {}, s.won), el("td", { class: "lost" }, s.lost),
       el("td", { class: "points" }, s.points));
   });
   replace(body, rows);

@@ -35,7 +35,7 @@ function renderInfo(state) {
   const info = document.getElementById("info");
   if (!cur) { replace(info, el("span", { class: "empty" }, "Waiting for the first deal.")); return; }
   const parts = [
-    item("hand", cur.number),
+    item(cur.round ? "round" : "hand", cur.number),
     item("trump", el("span", { id: "trump" }, suitMark(cur.trump))),
   ];
   if (cur.upcard) parts.push(item("upcard", cardFace(cur.upcard, "small")));
@@ -85,7 +85,7 @@ function renderLastHand(state) {
   const h = state.hands[state.hands.length - 1];
   box.hidden = !h;
   if (!h) return;
-  const lines = [el("h2", {}, `Hand ${h.number}`)];
+  const lines = [el("h2", {}, `${h.round ? "Round" : "Hand"} ${h.round || h.number}`)];
   const per = (label, values) => values && el("div", {}, el("span", { class: "label muted" }, `${label}: `),
     state.sides.map((_, i) => el("span", { class: `side${i % 2}` }, `${sideName(state, i)} ${values[i]}  `)));
   lines.push(per("score", h.score));
@@ -94,7 +94,7 @@ function renderLastHand(state) {
   else if (h.bella !== undefined && h.bella !== null) lines.push(el("div", {}, `bella: ${state.players[h.bella] ?? h.bella}`));
   if (h.set === true) lines.push(el("div", { class: "set" }, "the makers were set (XXX)"));
   if (Array.isArray(h.set) && h.set.some(Boolean))
-    lines.push(el("div", {}, "missed contract: ", state.sides.filter((_, i) => h.set[i]).map((_, i) => sideName(state, i)).join(", ")));
+    lines.push(el("div", {}, "missed contract: ", state.sides.map((_, i) => i).filter((i) => h.set[i]).map((i) => sideName(state, i)).join(", ")));
   if (h.redeal) lines.push(el("div", { class: "muted" }, "redeal"));
   replace(box, lines);
 }
@@ -108,7 +108,8 @@ function renderSheet(state) {
     el("td", {}, h.number),
     h.score.map((s, i) => {
       const isSet = h.set === true ? (h.makers === i || (h.maker !== undefined && state.sides[i].includes(h.maker))) : Array.isArray(h.set) && h.set[i];
-      return el("td", { class: "score" }, isSet ? el("span", { class: "set" }, "XXX ") : "", `${s} `,
+      const mark = Array.isArray(h.set) ? "\u2717 " : "XXX ";  // Clag: a missed contract
+      return el("td", { class: "score" }, isSet ? el("span", { class: "set" }, mark) : "", `${s} `,
         el("span", { class: "muted" }, `(${h.running[i]})`));
     }))));
 }

@@ -140,7 +140,9 @@ def test_the_big_screen_standings_change_when_a_game_ends(server: str, browser: 
     page.close()
 
 
-def test_on_a_phone_the_table_page_fits_and_follows_the_play(server: str, browser: Browser) -> None:
+def test_on_a_phone_the_pages_fit_and_the_table_follows_the_play(
+    server: str, browser: Browser
+) -> None:
     made = tournament(server)
     table = made["tables"][0]
     page = browser.new_page(
@@ -152,7 +154,11 @@ def test_on_a_phone_the_table_page_fits_and_follows_the_play(server: str, browse
     post(server, table, base_hand_events()[:6])  # a whole trick: JH QH 10H 9H
     expect(page.locator("#trick .card")).to_have_count(4, timeout=WAIT_MS)
     expect(page.locator("#trick-note")).to_contain_text("taken by")
-    # nothing wider than the phone: no sideways scrolling
+    # nothing wider than the phone: no sideways scrolling, here or on the standings
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.goto(f"{server}/?t={made['id']}")
+    live(page)
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.close()
 
