@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"scenes of held-out decks (default {DEFAULT_HELDOUT_SCENES})",
     )
     s.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"(default {DEFAULT_SEED})")
+    s.add_argument("--workers", type=int, default=1, help="processes (same result; default 1)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=run_synth)
     p.set_defaults(func=lambda _args: _usage(p))
@@ -77,7 +78,12 @@ def run_synth(args: argparse.Namespace) -> int:
         return 2
     try:
         meta = write_dataset(
-            args.out, args.scenes, args.heldout_scenes, args.seed, progress=not args.quiet
+            args.out,
+            args.scenes,
+            args.heldout_scenes,
+            args.seed,
+            progress=not args.quiet,
+            workers=max(1, args.workers),
         )
     except (DeckError, OSError) as exc:
         print(f"trickcam dataset synth: {exc}", file=sys.stderr)

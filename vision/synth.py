@@ -13,9 +13,11 @@ function of its seed, whatever the order or chunking of generation.
 from __future__ import annotations
 
 import json
+import multiprocessing
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +25,7 @@ from tqdm import tqdm
 
 from vision import textures
 from vision.decks import Deck, list_decks, load_deck
+from vision.fontcards import font_card
 from vision.preprocess import CARD_H, CARD_W, LABELS, corner_crops, warp_quad
 
 Rng = np.random.Generator
@@ -46,17 +49,18 @@ class SynthRecipe:
     p_centre_occlusion: float = 0.3
     p_glare: float = 0.25
     p_shadow: float = 0.4
-    # phone/webcam processing: off in the shipped dataset (the model was trained before it
-    # existed); SynthRecipe(p_sharpen=0.3, p_contrast=0.3, p_saturation=0.3) turns it on
-    p_sharpen: float = 0.0
-    p_contrast: float = 0.0
-    p_saturation: float = 0.0
+    p_sharpen: float = 0.3
+    p_contrast: float = 0.3
+    p_saturation: float = 0.3
+    p_fontcard: float = 0.15
+    """A card drawn with Hershey-font indices (vision/fontcards.py) instead of a deck's card."""
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
             "white balance / colour cast (warm bias), low light + gamma, vignette",
             "soft shadows, glare blobs, thumb over the centre, gaussian/defocus/motion blur",
-            "sensor noise, JPEG (optional: sharpening, contrast and saturation boosts)",
+            "sensor noise, sharpening, contrast and saturation boosts, JPEG",
+            "15 % of cards drawn with Hershey-font indices (training decks only)",
             "none = paper, hands, screens, cloth, wood, card centres",
         ]
     )
@@ -143,7 +147,7 @@ def _camera(rng: Rng, x: np.ndarray, recipe: SynthRecipe, card_px: float) -> np.
     x = x + rng.normal(0, sigma, x.shape).astype(np.float32)
     if recipe.p_sharpen or recipe.p_contrast or recipe.p_saturation:
         img = _processing(rng, np.clip(x, 0, 255), recipe, scale)
-    else:  # draws nothing from rng: datasets made before this step existed stay reproducible
+    else:  # draws nothing from rng: recipes without this step stay reproducible
         img = np.clip(x, 0, 255).astype(np.uint8)
     quality = int(rng.integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -257,8 +261,27 @@ def make_sample(
             card = decks[deck_no]["back"]
     else:
         label = int(rng.integers(52))
-        card = decks[deck_no][LABELS[label]]
+        if recipe.p_fontcard and rng.random() < recipe.p_fontcard:
+            card, deck_no = font_card(rng, LABELS[label]), -1
+        else:
+            card = decks[deck_no][LABELS[label]]
     return scene_sample(rng, card, label, recipe), label, deck_no
+
+
+_WORK: dict[str, Any] = {}
+"""What forked generator workers share: seed, rendered decks and recipe."""
+
+
+def _chunk(bounds: tuple[int, int]) -> tuple[list[np.ndarray], list[int], list[int]]:
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    ds: list[int] = []
+    for i in range(*bounds):
+        crops, label, deck_no = make_sample(_WORK["seed"], i, _WORK["cards"], _WORK["recipe"])
+        xs.extend(crops)
+        ys.extend([label] * len(crops))
+        ds.extend([deck_no] * len(crops))
+    return xs, ys, ds
 
 
 def generate(
@@ -268,18 +291,36 @@ def generate(
     recipe: SynthRecipe | None = None,
     progress: bool = True,
     desc: str = "synth",
+    workers: int = 1,
 ) -> dict[str, np.ndarray]:
-    """``count`` scenes (2 crops each) from ``decks``: arrays x (N,H,W,3 uint8), y, deck."""
+    """``count`` scenes (2 crops each) from ``decks``: arrays x (N,H,W,3 uint8), y, deck.
+
+    ``workers`` > 1 forks processes over chunks of scenes; the result is the same.
+    """
     recipe = recipe or SynthRecipe()
-    cards = [load_deck(d) for d in decks]
+    _WORK.update(seed=seed, cards=[load_deck(d) for d in decks], recipe=recipe)
+    step = 200
+    chunks = [(i, min(i + step, count)) for i in range(0, count, step)]
     xs: list[np.ndarray] = []
     ys: list[int] = []
     ds: list[int] = []
-    for i in tqdm(range(count), desc=desc, disable=not progress, unit="scene"):
-        crops, label, deck_no = make_sample(seed, i, cards, recipe)
-        xs.extend(crops)
-        ys.extend([label] * len(crops))
-        ds.extend([deck_no] * len(crops))
+    bar = tqdm(total=count, desc=desc, disable=not progress, unit="scene")
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.imap(_chunk, chunks)
+            for (lo, hi), (x, y, d) in zip(chunks, parts, strict=True):
+                xs += x
+                ys += y
+                ds += d
+                bar.update(hi - lo)
+    else:
+        for lo, hi in chunks:
+            x, y, d = _chunk((lo, hi))
+            xs += x
+            ys += y
+            ds += d
+            bar.update(hi - lo)
+    bar.close()
     return {
         "x": np.stack(xs) if xs else np.zeros((0, 72, 40, 3), np.uint8),
         "y": np.asarray(ys, np.int16),
@@ -294,6 +335,7 @@ def write_dataset(
     seed: int,
     recipe: SynthRecipe | None = None,
     progress: bool = True,
+    workers: int = 1,
 ) -> dict[str, object]:
     """Write ``train.npz`` (training decks) and ``heldout.npz`` (unseen decks) plus ``meta.json``."""
     recipe = recipe or SynthRecipe()
@@ -305,7 +347,9 @@ def write_dataset(
         ("train", train_decks, train_count, seed),
         ("heldout", held_decks, heldout_count, seed + 1_000_003),
     ):
-        data = generate(decks, count, sub_seed, recipe, progress, desc=name)
+        # held-out scenes show only the unseen deck designs, never procedural font cards
+        used = recipe if name == "train" else replace(recipe, p_fontcard=0.0)
+        data = generate(decks, count, sub_seed, used, progress, desc=name, workers=workers)
         np.savez(out_dir / f"{name}.npz", **data)
     meta: dict[str, object] = {
         "seed": seed,

@@ -137,3 +137,21 @@ def test_train_command_names_the_missing_dataset(
     assert main(["--data", str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "nothing/train.npz not found" in err and "trickcam dataset synth" in err
+
+
+def test_font_cards_draw_distinct_suits_and_red_or_black_ink() -> None:
+    from vision.fontcards import font_card, suit_mask
+
+    masks = {s: suit_mask(s, 40) > 127 for s in "SHDC"}
+    for a in "SHDC":
+        assert masks[a].mean() > 0.2
+        for b in "SHDC":
+            if a < b:  # no two suit signs cover the same pixels
+                assert (masks[a] ^ masks[b]).mean() > 0.1, (a, b)
+    rng = np.random.default_rng(0)
+    for label in ("10H", "QS", "AD", "7C"):
+        card = font_card(rng, label)
+        assert card.shape[0] == 320 and card.shape[2] == 4
+        assert ASPECT_RANGE[0] <= card.shape[1] / card.shape[0] <= ASPECT_RANGE[1]
+        assert card[0, 0, 3] < 128 and card[160, 100, 3] == 255  # rounded corner, opaque body
+        assert (_ink_redness(card) > 60) == (label[-1] in "HD"), label

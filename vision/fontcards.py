@@ -1,0 +1,139 @@
+"""Procedural playing cards whose indices are set in OpenCV's Hershey fonts.
+
+The 18 training deck designs share a handful of index typefaces; real decks use many more (the
+Piatnik queen's looped tail read as an 8 by a model trained on SVG decks alone). Cards drawn
+here vary the font, italics, stroke weight, size, place and condensation of the rank, and the
+size of the suit sign under it, so the classifier learns letter and suit shapes rather than
+one deck's typeface. Centres are rough (pips in a grid, a framed blob for courts): only the
+corners are read.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+Rng = np.random.Generator
+
+FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
+    cv2.FONT_HERSHEY_PLAIN,
+)
+
+
+def suit_mask(suit: str, size: int) -> np.ndarray:
+    """A filled suit sign (S, H, D, C) ``size`` pixels tall on a square uint8 mask."""
+    s = size
+    m = np.zeros((s, s), np.uint8)
+    c = s / 2
+    if suit == "D":
+        pts = np.array([[c, 0], [c + 0.38 * s, c], [c, s - 1], [c - 0.38 * s, c]], np.int32)
+        cv2.fillPoly(m, [pts], 255, cv2.LINE_AA)
+        return m
+    r = 0.25 * s
+    if suit in "HS":
+        lobes = ((c - r * 0.95, 0.32 * s), (c + r * 0.95, 0.32 * s))
+        tri = np.array([[c - 2 * r * 0.95, 0.38 * s], [c + 2 * r * 0.95, 0.38 * s], [c, 0.95 * s]])
+        for x, y in lobes:
+            cv2.circle(m, (int(x), int(y)), int(r), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [tri.astype(np.int32)], 255, cv2.LINE_AA)
+        if suit == "S":
+            m = cv2.flip(m, 0)
+            m[int(0.05 * s) :, :] = m[: s - int(0.05 * s), :].copy()  # lift the heart up
+            stem = np.array([[c, 0.55 * s], [c - 0.18 * s, s - 1], [c + 0.18 * s, s - 1]])
+            cv2.fillPoly(m, [stem.astype(np.int32)], 255, cv2.LINE_AA)
+        return m
+    r = 0.22 * s  # clubs: three balls and a stem
+    for x, y in ((c, 0.25 * s), (c - 0.24 * s, 0.56 * s), (c + 0.24 * s, 0.56 * s)):
+        cv2.circle(m, (int(x), int(y)), int(r), 255, -1, cv2.LINE_AA)
+    stem = np.array([[c, 0.45 * s], [c - 0.16 * s, s - 1], [c + 0.16 * s, s - 1]])
+    cv2.fillPoly(m, [stem.astype(np.int32)], 255, cv2.LINE_AA)
+    return m
+
+
+def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: np.ndarray) -> None:
+    """Paint ``colour`` through ``mask`` at (x, y), clipped to the image."""
+    h, w = mask.shape[:2]
+    H, W = img.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y : y1 - y, x0 - x : x1 - x, None].astype(np.float32) / 255
+    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - a) + colour * a
+
+
+def _rank_mask(rng: Rng, rank: str, height: int, max_width: int) -> np.ndarray:
+    """The rank in a random Hershey font, ``height`` tall, squeezed to ``max_width`` if needed."""
+    font = int(FONTS[int(rng.integers(len(FONTS)))]) | (
+        cv2.FONT_ITALIC if rng.random() < 0.15 else 0
+    )
+    thick = int(rng.integers(2, 6))
+    (tw, th), base = cv2.getTextSize(rank, font, 2.0, thick)
+    canvas = np.zeros((th + base + 2 * thick + 4, tw + 2 * thick + 4), np.uint8)
+    cv2.putText(canvas, rank, (thick + 2, th + thick + 2), font, 2.0, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    glyph = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    gh, gw = glyph.shape
+    width = int(gw * height / gh * rng.uniform(0.7, 1.15))
+    width = max(2, min(width, max_width))
+    return cv2.resize(glyph, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def font_card(rng: Rng, label: str, height: int = 320) -> np.ndarray:
+    """A BGRA card for ``label`` (e.g. ``"10H"``) with Hershey-font indices in two corners."""
+    rank, suit = label[:-1], label[-1]
+    w = int(height * rng.uniform(0.62, 0.72))
+    h = height
+    paper = np.clip(rng.normal((238, 244, 248), 8), 180, 255)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = paper
+    red = suit in "HD"
+    ink = np.clip(rng.normal((40, 30, 200) if red else (30, 30, 30), 20), 0, 255)
+
+    # the index corner, drawn once and pasted upright (top-left) and turned (bottom-right)
+    ch, cw = int(0.32 * h), int(0.26 * w)
+    corner = np.empty((ch, cw, 3), np.float32)
+    corner[:] = paper
+    rank_h = int(h * rng.uniform(0.075, 0.13))
+    rank_img = _rank_mask(rng, rank, rank_h, int(cw * 0.85))
+    x0 = int(w * rng.uniform(0.03, 0.08))
+    y0 = int(h * rng.uniform(0.025, 0.06))
+    _stamp(corner, rank_img, x0, y0, ink)
+    sy = y0 + rank_h + int(h * rng.uniform(0.005, 0.025))
+    size = int(h * rng.uniform(0.045, 0.085))
+    sx = x0 + (rank_img.shape[1] - size) // 2 + int(rng.integers(-2, 3))
+    _stamp(corner, suit_mask(suit, size), sx, sy, ink)
+    img[:ch, :cw] = corner
+    img[h - ch :, w - cw :] = corner[::-1, ::-1]
+
+    # the middle: pips, a framed court, or a big ace
+    inner = (int(0.3 * w), int(0.2 * h), int(0.7 * w), int(0.8 * h))
+    if rank in ("J", "Q", "K"):
+        frame = np.clip(rng.normal((120, 90, 60), 50), 0, 255)
+        cv2.rectangle(img, inner[:2], inner[2:], frame.tolist(), 2)
+        for _ in range(int(rng.integers(4, 10))):
+            centre = (int(rng.uniform(inner[0], inner[2])), int(rng.uniform(inner[1], inner[3])))
+            axes = (int(rng.uniform(4, 0.12 * w)), int(rng.uniform(4, 0.1 * h)))
+            colour = rng.uniform(0, 255, 3).tolist()
+            cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
+    else:
+        count = 1 if rank == "A" else int(rank)
+        size = int(h * (0.25 if rank == "A" else rng.uniform(0.09, 0.13)))
+        cols = 1 if count < 4 else 2 if count < 9 else 3
+        rows = int(np.ceil(count / cols))
+        for k in range(count):
+            cx = inner[0] + (k % cols + 0.5) * (inner[2] - inner[0]) / cols
+            cy = inner[1] + (k // cols + 0.5) * (inner[3] - inner[1]) / rows
+            _stamp(img, suit_mask(suit, size), int(cx - size / 2), int(cy - size / 2), ink)
+
+    alpha = np.zeros((h, w), np.uint8)
+    r = int(w * rng.uniform(0.03, 0.09))
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return np.dstack([np.clip(img, 0, 255).astype(np.uint8), alpha])
