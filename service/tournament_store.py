@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, func, insert, select
 
 from service.db import read_transaction, write_transaction
 from service.games import JSON, FieldError, TableSession
-from service.models import card_tables, tournament_tables, tournaments
+from service.models import card_tables, events, tournament_tables, tournaments
 from service.store import Store, TableMeta, hash_token, now
 from service.tournament import RankBy, TableResult, schedule, standings
 
@@ -119,6 +119,9 @@ class TournamentStore:
         self.store = store
         self._metas: dict[str, TournamentMeta] = {}
         self._seatings: dict[str, tuple[Seating, ...]] = {}
+        # the last view of each tournament, keyed on its tables' latest seqs: every open
+        # stream asks for the view after each event, and one query tells it is unchanged
+        self._views: dict[str, tuple[tuple[tuple[str, int], ...], JSON]] = {}
 
     def create(
         self, name: str, game: str, options: JSON, rank_by: RankBy, entrants: list[JSON]
@@ -224,8 +227,29 @@ class TournamentStore:
             ).scalar()
         return None if found is None else str(found)
 
+    def latest_seqs(self, tournament_id: str) -> tuple[tuple[str, int], ...]:
+        """Each of the tournament's tables with its latest event's seq (0: none yet)."""
+        ids = [s.table_id for s in self.seatings(tournament_id)]
+        with read_transaction(self.engine) as conn:
+            rows = conn.execute(
+                select(events.c.table_id, func.max(events.c.seq))
+                .where(events.c.table_id.in_(ids))
+                .group_by(events.c.table_id)
+            ).all()
+        latest = {str(t): int(s) for t, s in rows}
+        return tuple((t, latest.get(t, 0)) for t in ids)
+
     def view(self, meta: TournamentMeta) -> JSON:
         """The tournament as its pages show it: every table's progress and the standings."""
+        key = self.latest_seqs(meta.id)
+        cached = self._views.get(meta.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = self._view(meta)
+        self._views[meta.id] = (key, view)
+        return view
+
+    def _view(self, meta: TournamentMeta) -> JSON:
         entrants = list(meta.entrants)
         tables: list[JSON] = []
         results: list[TableResult] = []
