@@ -63,17 +63,7 @@ def _imread(path: Path) -> np.ndarray:
 
 
 def _largest(det: Detections) -> Detections:
-    i = int(np.argmax(np.where(det.one_corner, -1.0, det.areas)))
-    return Detections(
-        quads=det.quads[i : i + 1],
-        areas=det.areas[i : i + 1],
-        scores=det.scores[i : i + 1],
-        partial=det.partial[i : i + 1],
-        crops=det.crops[i : i + 1],
-        ambiguous=det.ambiguous[i : i + 1],
-        alt_crops=det.alt_crops[i : i + 1],
-        one_corner=det.one_corner[i : i + 1],
-    )
+    return det.take([int(np.argmax(np.where(det.one_corner, -1.0, det.areas)))])
 
 
 _CACHE: dict[str, tuple[Detections, Readings | None]] = {}

@@ -50,11 +50,11 @@ ASPECT_RANGE = (0.45, 1.0)
 """Short side / long side of an accepted quad. Real cards are 0.63-0.72, but a card seen
 obliquely along its long side looks square (the webcam scenes reach 0.97)."""
 
-AMBIGUOUS_ASPECT = 0.7
+AMBIGUOUS_ASPECT = 0.6
 """Above this aspect, which pair of sides is the card's long one is unclear from the outline:
-such finds carry a second warp turned 90 degrees, and the classifier keeps the surer reading.
-Tuned on the real scenes (bench/recognition.py): 0.8 misses two very oblique cards that 0.7
-reads; lower adds nothing but classifier time."""
+such finds carry a second view turned 90 degrees, which the classifier reads when the first
+is not a sure card. Tuned on the real scenes (bench/recognition.py): 0.8 misses three very
+oblique cards that 0.6 reads (real cards are 0.63-0.72, so nearly all carry one)."""
 
 MAX_OUTSIDE = 0.1
 """How far a region may reach outside its fitted quad, as a fraction of the quad's size
@@ -83,18 +83,44 @@ class Detections:
     partial: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
     crops: np.ndarray = field(default_factory=lambda: np.zeros((0, CARD_H, CARD_W, 3), np.uint8))
     ambiguous: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
-    """Near-square outline (a card seen obliquely): which sides are the long ones is unclear."""
-    alt_crops: np.ndarray = field(
-        default_factory=lambda: np.zeros((0, CARD_H, CARD_W, 3), np.uint8)
-    )
-    """For ambiguous rows, the warp with the other pair of sides as the card's long sides
-    (zeros elsewhere)."""
+    """Outline not clearly portrait (a card seen obliquely): which sides are the long ones is
+    unclear, and :meth:`alternative` gives the card read the other way round."""
+    alternatives: dict[int, np.ndarray] = field(default_factory=dict)
+    """Second crops made in advance (a hidden card's other guessed outline)."""
+    frame: np.ndarray | None = None
+    """The frame (a reference, not a copy): :meth:`alternative` warps it on demand."""
     one_corner: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
     """Cards hidden under others (see :mod:`vision.fans`): the outline is a guess and only the
     top-left index corner of the crop is visible; always ``partial`` too."""
 
     def __len__(self) -> int:
         return int(self.quads.shape[0])
+
+    def alternative(self, i: int) -> np.ndarray:
+        """Row ``i``'s card read the other way round: the warp taking the outline's other pair
+        of sides as the long ones (made on demand: most frames never need one)."""
+        if i in self.alternatives:
+            return self.alternatives[i]
+        if self.frame is None:
+            return alternative_view(self.crops[i])
+        landscape = warp_quad(self.frame, self.quads[i], size=(CARD_H, CARD_W))
+        return cv2.rotate(landscape, cv2.ROTATE_90_CLOCKWISE)
+
+    def take(self, rows: list[int]) -> Detections:
+        """The detections of ``rows`` only (same frame)."""
+        return Detections(
+            quads=self.quads[rows],
+            areas=self.areas[rows],
+            scores=self.scores[rows],
+            partial=self.partial[rows],
+            crops=self.crops[rows],
+            ambiguous=self.ambiguous[rows],
+            alternatives={
+                k: self.alternatives[r] for k, r in enumerate(rows) if r in self.alternatives
+            },
+            frame=self.frame,
+            one_corner=self.one_corner[rows],
+        )
 
 
 @dataclass
@@ -423,11 +449,13 @@ def find_quads(
     return quads, scores, partial, hidden
 
 
-def alternative_warp(frame_bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The upright warp of ``quad`` taking its other pair of sides as the card's long sides:
-    ``warp_quad`` into a landscape image, turned 90 degrees to portrait."""
-    landscape = warp_quad(frame_bgr, quad, size=(CARD_H, CARD_W))
-    return cv2.rotate(landscape, cv2.ROTATE_90_CLOCKWISE)
+def alternative_view(crop: np.ndarray) -> np.ndarray:
+    """An upright card crop read the other way round, when the frame is gone: turned 90
+    degrees and stretched back to portrait (blurrier than warping the frame again)."""
+    h, w = crop.shape[:2]
+    return cv2.resize(
+        cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE), (w, h), interpolation=cv2.INTER_LINEAR
+    )
 
 
 def _hidden_rows(
@@ -471,21 +499,17 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
         return Detections()
     crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
     ambiguous = np.array([_quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
-    alt = np.zeros_like(crops)
-    for i in np.flatnonzero(ambiguous):
-        alt[i] = alternative_warp(frame_bgr, quads[i])
     one_corner = np.zeros(len(quads), bool)
+    alternatives: dict[int, np.ndarray] = {}
     h_quads, h_crops, h_alts = _hidden_rows(frame_bgr, hidden) if hidden_cards else ([], [], [])
     if h_quads:
-        n = len(h_quads)
+        n0, n = len(quads), len(h_quads)
         quads = np.concatenate([quads, np.stack(h_quads)])
         scores = np.concatenate([scores, np.zeros(n, np.float32)])
         partial = np.concatenate([partial, np.ones(n, bool)])
         crops = np.concatenate([crops, np.stack(h_crops)])
         ambiguous = np.concatenate([ambiguous, [a is not None for a in h_alts]])
-        alt = np.concatenate(
-            [alt, np.stack([a if a is not None else h_crops[0] * 0 for a in h_alts])]
-        )
+        alternatives = {n0 + k: a for k, a in enumerate(h_alts) if a is not None}
         one_corner = np.concatenate([one_corner, np.ones(n, bool)])
     areas = np.array([_quad_area(q) for q in quads], np.float32)
     return Detections(
@@ -495,6 +519,7 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
         partial=partial,
         crops=crops,
         ambiguous=ambiguous,
-        alt_crops=alt,
+        alternatives=alternatives,
+        frame=frame_bgr,
         one_corner=one_corner,
     )
