@@ -163,10 +163,17 @@ def test_on_a_phone_the_pages_fit_and_the_table_follows_the_play(
     page.close()
 
 
-def test_the_referee_rules_on_a_play_in_doubt(server: str, browser: Browser) -> None:
+def test_the_referee_sees_a_play_in_doubt_arrive_and_rules_on_it(
+    server: str, browser: Browser
+) -> None:
     made = tournament(server)
     table = made["tables"][0]
     seqs = post(server, table, base_hand_events()[:3])  # JH led
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/referee?token={made['referee_token']}&name=Rita")
+    live(page)
+    expect(page.locator("#confirmations")).to_contain_text("None.")
+    # the camera's doubt reaches the open page by the tournament's stream
     auth = {"Authorization": f"Bearer {table['scorer_token']}"}
     r = httpx.post(
         f"{server}/api/tables/{table['id']}/plays/{seqs[2]}/evidence",
@@ -174,11 +181,8 @@ def test_the_referee_rules_on_a_play_in_doubt(server: str, browser: Browser) -> 
         headers=auth,
     )
     assert r.status_code == 201, r.text
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{server}/referee?token={made['referee_token']}&name=Rita")
-    live(page)
     item = page.locator(f'#confirmations .item[data-seq="{seqs[2]}"]')
-    expect(item).to_contain_text("JH and JD are close")
+    expect(item).to_contain_text("JH and JD are close", timeout=WAIT_MS)  # pushed, not reloaded
     item.locator('button[data-choose="JD"]').click()
     expect(page.locator("#confirmations .item")).to_have_count(0, timeout=WAIT_MS)
     state = httpx.get(f"{server}/api/tables/{table['id']}").json()
