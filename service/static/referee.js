@@ -54,7 +54,7 @@ function renege(r) {
     r.trick_cards.length > 0 && el("div", { class: "line" }, "the trick: ",
       r.trick_cards.map((p) => cardFace(p.card, `small ${p.seat === r.seat && p.card === r.card ? "" : "dim"}`))),
     r.plays.length > 0 && el("div", { class: "line" }, r.plays.map((p) =>
-      el("span", {}, `${p.role === "proof" ? "proof" : "played"} (event ${p.seq}) `, cardFace(p.card, "small"),
+      el("span", { class: "evidence-play" }, `${p.role === "proof" ? "proof" : "played"} (event ${p.seq}) `, cardFace(p.card, "small"),
         p.crop_url && el("img", { class: "crop", src: p.crop_url, alt: `crop of ${p.card}` })))),
     pending && el("div", { class: "actions" },
       el("button", { type: "button", onclick: () => rule("confirm_renege") }, "Confirm"),
@@ -81,7 +81,10 @@ async function showAudit(table) {
   el("label", {}, "Correct event ", el("input", { name: "seq", type: "number", min: 1, required: true, style: "width:5em" })),
   el("label", {}, " to card ", el("input", { name: "card", placeholder: "e.g. 10H (empty: remove)", style: "width:9em" })),
   el("button", { type: "submit" }, "Correct"));
-  replace(box, el("h2", {}, `Audit trail \u2013 ${table.name || table.id}`), correct,
+  const rulings = trail.plays.filter((p) => p.ruling).map((p) => el("div", { class: "line" },
+    `event ${p.seq}: read `, cardFace(p.card, "small"), ` in doubt with ${p.candidates.join("/")}; ruled `,
+    cardFace(p.ruling.card, "small"), ` by ${p.ruling.by} at ${new Date(p.ruling.at).toLocaleTimeString()}`));
+  replace(box, el("h2", {}, `Audit trail \u2013 ${table.name || table.id}`), correct, rulings,
     el("table", { class: "grid audit" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "by"), el("th", {}, "at"), el("th", {}, "event"))),
       el("tbody", {}, rows)));
