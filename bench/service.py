@@ -1,43 +1,64 @@
-"""Service latency: many tables posting hands at once against a real ``trickcam serve``.
+"""Service latency: many tables posting hands at table pace against a real ``trickcam serve``.
 
-Starts the server in a subprocess on a fresh SQLite file, opens one live stream per table,
-and posts the hand-checked Clabber hand (26 events) to every table concurrently (one asyncio task per
-table, each posting its events one after another, as a scorer's tablet would). Prints the
-POST latency (until the committed answer) and the event->stream latency (from sending the
-POST to the stream's message), medians and p99, and the events committed per second.
+Starts the server in a subprocess on a fresh SQLite file (or ``--db URL``), creates N tables,
+opens ``--listeners`` live streams per table, then every table posts the hand-checked Clabber
+hand (26 events) at its own pace: one event every ``--pace`` seconds (a scorer's tablet or a
+camera; 0: as fast as the answers come), tables starting at random moments within one pace.
 
-    .venv/bin/python bench/service.py [--tables 256] [--sync FULL|NORMAL]
+Measured: POST latency (request written -> the committed answer read), event->stream latency
+(request written -> the stream message with that event's seq read), events committed per
+second, and the CPU seconds of server and client.
 
-The client shares the machine with the server: on a small machine its own CPU time counts
-in the figures (they are an upper bound of the server's).
+The client is deliberately cheap, so that on a small machine it does not eat the server's CPU
+and inflate the figures: one asyncio process, raw sockets, one keep-alive connection per table
+for the POSTs and one per stream, requests written from prepared bytes, answers checked by
+status line and Content-Length only, stream messages read for their seq without parsing the
+JSON.
+
+    .venv/bin/python bench/service.py [--tables 256] [--pace 1.0] [--listeners 1]
+                                      [--sync FULL|NORMAL] [--db URL] [--workers N]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import random
+import re
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "service"))
 
 from svc_helpers import PLAYERS4, base_hand_events, free_port  # noqa: E402
 
+SEQ = re.compile(rb'"seq":(\d+)')
+
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc)."""
+    """User + system CPU time of a process and its reaped children (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU of a process and its live children (uvicorn workers)."""
+    total = cpu_seconds(pid)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                total += tree_cpu_seconds(int(child))
+    return total
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -45,52 +66,181 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def one_table(
-    client: httpx.AsyncClient, post_ms: list[float], stream_ms: list[float]
-) -> None:
-    created = (
-        await client.post("/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4})
-    ).json()
-    table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
-    arrivals: dict[int, float] = {}
-    ready = asyncio.Event()
-    events = base_hand_events()
+@dataclass
+class Figures:
+    post_ms: list[float] = field(default_factory=list)
+    stream_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    committed: int = 0
+    ready: int = 0
+    first: float = 0.0
+    last: float = 0.0
 
-    async def follow() -> None:
-        async with client.stream("GET", f"/api/tables/{table}/stream") as r:
-            async for line in r.aiter_lines():
-                if line.startswith("data: "):
-                    seq = json.loads(line[6:])["seq"]
-                    arrivals[seq] = time.perf_counter()
+
+class Connection:
+    """One HTTP/1.1 keep-alive connection: prepared requests out, status + body back."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer)
+
+    async def request(self, raw: bytes) -> tuple[int, bytes]:
+        self.writer.write(raw)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+        body = await self.reader.readexactly(length) if length else b""
+        return status, body
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def http_request(method: str, path: str, body: bytes = b"", headers: str = "") -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\n{headers}"
+    if body:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+async def follow(
+    host: str, port: int, table: str, sent: dict[int, float], last_seq: int,
+    figures: Figures, ready: asyncio.Event,
+) -> None:  # fmt: skip
+    """Read one table's stream until the message with ``last_seq``: for each event message,
+    the time since its POST was written."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(http_request("GET", f"/api/tables/{table}/stream"))
+    head = await reader.readuntil(b"\r\n\r\n")
+    if head[9:12] != b"200":
+        figures.errors.append(f"stream {table}: {head[:40]!r}")
+        ready.set()
+        return
+    chunked = b"chunked" in head.lower()
+    buffer = b""
+    try:
+        while True:
+            if chunked:
+                size = int((await reader.readline()).strip(), 16)
+                data = await reader.readexactly(size + 2)
+                buffer += data[:-2]
+            else:
+                buffer += await reader.read(65536)
+            while b"\n\n" in buffer:
+                message, buffer = buffer.split(b"\n\n", 1)
+                found = SEQ.search(message, 0, 200)
+                if found is None:
+                    continue
+                now = time.perf_counter()
+                seq = int(found.group(1))
+                if seq == 0:
                     ready.set()
-                    if seq >= len(events):
-                        return
+                    continue
+                t0 = sent.get(seq)
+                if t0 is not None:
+                    figures.stream_ms.append(1000 * (now - t0))
+                if seq >= last_seq:
+                    return
+    finally:
+        writer.close()
 
-    reader = asyncio.create_task(follow())
-    await asyncio.wait_for(ready.wait(), 30)
+
+async def one_table(
+    host: str, port: int, pace: float, listeners: int, figures: Figures, start: asyncio.Event
+) -> None:
+    events = base_hand_events()
+    conn = await Connection.open(host, port)
+    body = json.dumps({"game": "clabber", "name": "T", "players": PLAYERS4}).encode()
+    status, answer = await conn.request(http_request("POST", "/api/tables", body))
+    if status != 201:
+        figures.errors.append(f"create: {status} {answer[:200]!r}")
+        return
+    created = json.loads(answer)
+    table = created["id"]
+    auth = f"Authorization: Bearer {created['scorer_token']}\r\n"
+    posts = [
+        http_request("POST", f"/api/tables/{table}/events", json.dumps(e).encode(), auth)
+        for e in events
+    ]
     sent: dict[int, float] = {}
-    for i, event in enumerate(events):
+    readies = [asyncio.Event() for _ in range(listeners)]
+    readers = [
+        asyncio.create_task(follow(host, port, table, sent, len(events), figures, r))
+        for r in readies
+    ]
+    for r in readies:
+        await asyncio.wait_for(r.wait(), 60)
+    figures.ready += 1
+    await start.wait()
+    await asyncio.sleep(random.uniform(0, pace))
+    next_at = time.perf_counter()
+    for i, raw in enumerate(posts):
         t0 = time.perf_counter()
-        r = await client.post(f"/api/tables/{table}/events", json=event, headers=auth)
-        post_ms.append(1000 * (time.perf_counter() - t0))
-        if r.status_code != 200:
-            raise RuntimeError(f"event {i}: {r.status_code} {r.text[:200]}")
-        sent[r.json()["seq"]] = t0
-    await asyncio.wait_for(reader, 60)
-    stream_ms.extend(1000 * (arrivals[s] - t0) for s, t0 in sent.items() if s in arrivals)
+        sent[i + 1] = t0
+        status, answer = await conn.request(raw)
+        t1 = time.perf_counter()
+        figures.post_ms.append(1000 * (t1 - t0))
+        if status != 200:
+            figures.errors.append(f"event {i}: {status} {answer[:200]!r}")
+            break
+        figures.committed += 1
+        figures.first = figures.first or t0
+        figures.last = max(figures.last, t1)
+        next_at += pace
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    conn.close()
+    await asyncio.wait_for(asyncio.gather(*readers), 60)
 
 
-async def run_clients(url: str, tables: int) -> tuple[list[float], list[float], float]:
-    post_ms: list[float] = []
-    stream_ms: list[float] = []
-    limits = httpx.Limits(
-        max_connections=2 * tables + 10, max_keepalive_connections=2 * tables + 10
-    )
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        start = time.perf_counter()
-        await asyncio.gather(*(one_table(client, post_ms, stream_ms) for _ in range(tables)))
-        elapsed = time.perf_counter() - start
-    return post_ms, stream_ms, elapsed
+async def run_clients(
+    host: str, port: int, tables: int, pace: float, listeners: int
+) -> tuple[Figures, float]:
+    figures = Figures()
+    start = asyncio.Event()
+    tasks = [
+        asyncio.create_task(one_table(host, port, pace, listeners, figures, start))
+        for _ in range(tables)
+    ]
+    # every table created and its streams open before anyone posts
+    while figures.ready + sum(t.done() for t in tasks) < tables:
+        await asyncio.sleep(0.1)
+    t0 = time.perf_counter()
+    start.set()
+    await asyncio.gather(*tasks)
+    return figures, time.perf_counter() - t0
+
+
+def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen[bytes]:
+    db = args.db or f"{tempfile.mkdtemp(prefix='trickcam-bench-')}/bench.db"
+    env = {**os.environ, "TRICKCAM_SQLITE_SYNCHRONOUS": args.sync}
+    cmd = [sys.executable, "-m", "service.cmd_serve", "--db", db, "--port", str(port),
+           "--log-level", "warning", "--workers", str(args.workers)]  # fmt: skip
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+
+
+def wait_for(port: int, server: subprocess.Popen[bytes]) -> bool:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), 1) as s:
+                s.sendall(b"GET /api/tables HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n")
+                if s.recv(12).startswith(b"HTTP/1.1 200"):
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.1)
+    return False
 
 
 def main() -> int:
@@ -99,50 +249,62 @@ def main() -> int:
     )
     parser.add_argument("--tables", type=int, default=256)
     parser.add_argument(
+        "--pace", type=float, default=1.0, help="seconds between a table's events (0: flat out)"
+    )
+    parser.add_argument("--listeners", type=int, default=1, help="live streams per table")
+    parser.add_argument(
         "--sync", default="FULL", choices=("FULL", "NORMAL"), help="SQLite synchronous"
     )
+    parser.add_argument("--db", help="database (default: a fresh SQLite file)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--port", type=int, help="bench a server already listening here")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="trickcam-bench-")
-    port = free_port()
-    env = {**os.environ, "TRICKCAM_SQLITE_SYNCHRONOUS": args.sync}
-    cmd = [sys.executable, "-m", "service.cmd_serve", "--db", f"{folder}/bench.db",
-           "--port", str(port), "--log-level", "warning"]  # fmt: skip
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    random.seed(1)
+    port = args.port or free_port()
+    server = start_server(args, port) if args.port is None else None
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{url}/api/tables", timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    print("bench/service.py: the server did not start", file=sys.stderr)
-                    return 2
-                time.sleep(0.1)
+        if server is not None and not wait_for(port, server):
+            print("bench/service.py: the server did not start", file=sys.stderr)
+            return 2
         client_cpu = time.process_time()
-        server_cpu = cpu_seconds(server.pid)
-        post_ms, stream_ms, elapsed = asyncio.run(run_clients(url, args.tables))
+        server_cpu = tree_cpu_seconds(server.pid) if server else 0.0
+        figures, elapsed = asyncio.run(
+            run_clients("127.0.0.1", port, args.tables, args.pace, args.listeners)
+        )
         client_cpu = time.process_time() - client_cpu
-        server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_cpu = tree_cpu_seconds(server.pid) - server_cpu if server else 0.0
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-        server.wait(15)
-    n = len(post_ms)
-    print(f"tables {args.tables}, events {n}, SQLite synchronous={args.sync}")
+        if server is not None:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGTERM)
+            server.wait(15)
+    n = figures.committed
+    if figures.errors:
+        print(f"{len(figures.errors)} errors, first: {figures.errors[0]}", file=sys.stderr)
+    if not n:
+        return 1
     print(
-        f"POST           median {statistics.median(post_ms):7.1f} ms   p99 {percentile(post_ms, 0.99):7.1f} ms"
+        f"tables {args.tables}, pace {args.pace} s, listeners {args.listeners}/table, "
+        f"workers {args.workers}, db {'SQLite synchronous=' + args.sync if not args.db else args.db}"
     )
+    print(f"events         {n} committed, {len(figures.stream_ms)} stream messages timed")
     print(
-        f"event->stream  median {statistics.median(stream_ms):7.1f} ms   p99 {percentile(stream_ms, 0.99):7.1f} ms"
+        f"POST           median {statistics.median(figures.post_ms):7.1f} ms   "
+        f"p99 {percentile(figures.post_ms, 0.99):7.1f} ms   max {max(figures.post_ms):7.1f} ms"
     )
-    print(f"throughput     {n / elapsed:7.0f} events/s over {elapsed:.1f} s")
+    if figures.stream_ms:
+        print(
+            f"event->stream  median {statistics.median(figures.stream_ms):7.1f} ms   "
+            f"p99 {percentile(figures.stream_ms, 0.99):7.1f} ms   "
+            f"max {max(figures.stream_ms):7.1f} ms"
+        )
+    span = figures.last - figures.first
+    print(f"throughput     {n / span:7.0f} events/s over {span:.1f} s (run {elapsed:.1f} s)")
     print(
         f"CPU            server {server_cpu:.1f} s, client {client_cpu:.1f} s "
         f"(server {1000 * server_cpu / n:.2f} ms per event)"
     )
-    return 0
+    return 0 if not figures.errors else 1
 
 
 if __name__ == "__main__":

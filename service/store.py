@@ -35,6 +35,7 @@ from service.games import (
     TableSession,
     effective_log,
 )
+from service.group_commit import GroupCommit
 from service.models import card_tables, events
 from service.sheet import table_state
 
@@ -160,6 +161,10 @@ class Store:
         # SQLite has one writer at a time; threads queueing on this lock wait their turn at
         # once, where waiting on SQLite's busy handler sleeps in steps of up to 100 ms
         self._sqlite_writer = threading.Lock() if is_sqlite(engine) else None
+        # events arriving together share one commit (one fsync) on SQLite: service/group_commit
+        self._group = (
+            GroupCommit(engine, self._sqlite_writer) if self._sqlite_writer is not None else None
+        )
 
     def _writer(self) -> AbstractContextManager[object]:
         return self._sqlite_writer if self._sqlite_writer is not None else nullcontext()
@@ -289,7 +294,7 @@ class Store:
             raise AssertionError("unreachable")
 
     def _append_once(self, meta: TableMeta, payload: JSON, actor: str, key: str | None) -> Appended:
-        with self._writer(), write_transaction(self.engine) as conn:
+        def work(conn: Connection) -> tuple[EventRecord, Snapshot | None]:
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
                 if done.payload != payload:
@@ -297,23 +302,30 @@ class Store:
                         f"Idempotency-Key {key!r} was used for event {done.seq} "
                         f"({done.payload!r}), not for this one ({payload!r})"
                     )
-            else:
-                snap = self._fresh(conn, meta)
-                new = snap.extend(snap.seq + 1, payload)
-                record = EventRecord(new.seq, payload, actor, key, now())
-                conn.execute(
-                    insert(events).values(
-                        table_id=meta.id,
-                        seq=record.seq,
-                        type=str(payload.get("type")),
-                        payload=payload,
-                        actor=actor,
-                        idempotency_key=key,
-                        created_at=record.created_at,
-                    )
+                return done, None
+            snap = self._fresh(conn, meta)
+            new = snap.extend(snap.seq + 1, payload)
+            record = EventRecord(new.seq, payload, actor, key, now())
+            conn.execute(
+                insert(events).values(
+                    table_id=meta.id,
+                    seq=record.seq,
+                    type=str(payload.get("type")),
+                    payload=payload,
+                    actor=actor,
+                    idempotency_key=key,
+                    created_at=record.created_at,
                 )
-        if done is not None:
-            return Appended(done, self.state_at(meta, done.seq), True)
+            )
+            return record, new
+
+        if self._group is not None:
+            record, new = self._group.run(work)  # committed with whatever came alongside
+        else:
+            with write_transaction(self.engine) as conn:
+                record, new = work(conn)
+        if new is None:
+            return Appended(record, self.state_at(meta, record.seq), True)
         self._snapshots[meta.id] = new
         return Appended(record, new.state, False)
 
