@@ -5,14 +5,16 @@
 Frames are built synthetically: cards of a rendered deck (vision.decks, when its cache or
 rsvg-convert is available; plain drawn cards otherwise) pasted at random non-overlapping
 positions, sizes and angles onto the table textures of vision.scene. For 4 and for 8 cards per
-frame it prints the median and p90 of detection, classification and their sum in ms, and
-frames per second at the median. Acceptance (the issue): median <= 25 ms with 8 cards.
+frame it prints the median and p90 of detection, classification and their sum in ms (wall
+clock), frames per second at the median, and the median CPU time of the process (less
+sensitive to other load on a shared machine). Acceptance (the issue): median <= 25 ms with 8 cards.
 OpenCV and onnxruntime are both held to one thread.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -78,21 +80,23 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for n_cards in (4, 8):
         frames = [make_frame(n_cards, cards, rng) for _ in range(args.frames)]
-        det_ms, cls_ms, found = [], [], []
+        det_ms, cls_ms, cpu_ms, found = [], [], [], []
         for frame in frames[:3]:  # warm-up
             d = detect(frame)
             if clf is not None:
                 clf.classify(d)
         for frame in frames:
+            c0 = time.process_time()
             t0 = time.perf_counter()
             d = detect(frame)
             t1 = time.perf_counter()
             if clf is not None:
                 clf.classify(d)
             t2 = time.perf_counter()
+            cpu_ms.append((time.process_time() - c0) * 1000)
             det_ms.append((t1 - t0) * 1000)
             cls_ms.append((t2 - t1) * 1000)
-            found.append(len(d))
+            found.append(int((~d.one_corner).sum()))
         total = np.add(det_ms, cls_ms)
         med = float(np.median(total))
         print(
@@ -100,11 +104,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{np.percentile(det_ms, 90):.1f}; classify median {np.median(cls_ms):.1f} ms p90 "
             f"{np.percentile(cls_ms, 90):.1f}; total median {med:.1f} ms p90 "
             f"{np.percentile(total, 90):.1f} = {1000 / med:.0f} fps; "
-            f"cards found {np.mean(found):.2f}/{n_cards}"
+            f"cards found {np.mean(found):.2f}/{n_cards}; CPU time median "
+            f"{np.median(cpu_ms):.1f} ms"
         )
         if n_cards == 8:
             ok = med <= 25.0
     print(f"acceptance: median <= 25 ms with 8 cards: {'yes' if ok else 'NO'}")
+    if hasattr(os, "getloadavg"):
+        load = os.getloadavg()[0]
+        print(
+            f"(load average {load:.1f} on {os.cpu_count()} CPUs: wall times are only "
+            "meaningful on an otherwise idle machine; CPU time is less sensitive)"
+        )
     return 0
 
 
