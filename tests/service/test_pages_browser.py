@@ -97,6 +97,14 @@ def post(url: str, table: dict[str, Any], events: list[dict[str, Any]]) -> list[
     return seqs
 
 
+def new_page(browser: Browser, **options: Any) -> tuple[Page, list[str]]:
+    """A page and the JavaScript errors it throws (a test ends asserting there were none)."""
+    page = browser.new_page(**options)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page, errors
+
+
 def live(page: Page) -> None:
     expect(page.locator("#live.on")).to_be_visible(timeout=WAIT_MS)
 
@@ -106,7 +114,7 @@ def test_the_table_page_shows_each_card_and_the_score_as_they_are_posted(
 ) -> None:
     made = tournament(server, game_target=100)
     table = made["tables"][0]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page, errors = new_page(browser, viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/tables/{table['id']}")
     live(page)
     expect(page.locator("#info")).to_contain_text("Waiting for the first deal")
@@ -120,6 +128,7 @@ def test_the_table_page_shows_each_card_and_the_score_as_they_are_posted(
     expect(page.locator('[data-total="1"]')).to_have_text("104")
     expect(page.locator("#sheet tbody tr")).to_have_count(1)
     expect(page.locator("#last-hand")).to_contain_text("bella")
+    assert errors == []
     page.close()
 
 
@@ -127,7 +136,7 @@ def test_the_big_screen_standings_change_when_a_game_ends(server: str, browser: 
     made = tournament(server, game_target=100)
     table = made["tables"][0]
     home = TEAMS[table["entrants"][0]]["name"]
-    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page, errors = new_page(browser, viewport={"width": 1920, "height": 1080})
     page.goto(f"{server}/?t={made['id']}")
     live(page)
     expect(page.locator("#standings tbody tr")).to_have_count(2)
@@ -137,6 +146,7 @@ def test_the_big_screen_standings_change_when_a_game_ends(server: str, browser: 
     expect(first).to_contain_text(home, timeout=WAIT_MS)
     expect(first.locator("td.points")).to_have_text("128", timeout=WAIT_MS)
     expect(page.locator(f'[data-table="{table["id"]}"]')).to_contain_text("finished")
+    assert errors == []
     page.close()
 
 
@@ -145,7 +155,8 @@ def test_on_a_phone_the_pages_fit_and_the_table_follows_the_play(
 ) -> None:
     made = tournament(server)
     table = made["tables"][0]
-    page = browser.new_page(
+    page, errors = new_page(
+        browser,
         viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
         has_touch=True,
     )  # fmt: skip
@@ -160,6 +171,7 @@ def test_on_a_phone_the_pages_fit_and_the_table_follows_the_play(
     live(page)
     expect(page.locator("#standings tbody tr")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert errors == []
     page.close()
 
 
@@ -169,7 +181,7 @@ def test_the_referee_sees_a_play_in_doubt_arrive_and_rules_on_it(
     made = tournament(server)
     table = made["tables"][0]
     seqs = post(server, table, base_hand_events()[:3])  # JH led
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page, errors = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server}/referee?token={made['referee_token']}&name=Rita")
     live(page)
     expect(page.locator("#confirmations")).to_contain_text("None.")
@@ -190,4 +202,5 @@ def test_the_referee_sees_a_play_in_doubt_arrive_and_rules_on_it(
     log = httpx.get(f"{server}/api/tables/{table['id']}/events").json()
     assert log[-1]["actor"] == "referee:Rita" and log[-1]["event"]["type"] == "correct"
     assert "token" not in page.url  # the token is not left in the address bar
+    assert errors == []
     page.close()
