@@ -32,6 +32,10 @@ CONFIRM_RATIO = 0.25
 """Mark a play for confirmation when the second reading has at least this fraction of the
 probability of the first."""
 
+IMPOSSIBLE_MASS = 0.2
+"""When the cards the game allows hold less than this share of the classifier's belief, the
+reading is in doubt whatever the decoding says: the camera sees a card that cannot be played."""
+
 NOT_A_FACE = 0.5
 """A find whose probability of ``back`` + ``none`` exceeds this is not a face-up card."""
 
@@ -133,7 +137,12 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
     # what the classifier and the hard constraints alone say (without the void prior)
     hard = cards * (weights > 0)
     hard_best = CARD_LABELS[int(np.argmax(hard))]
-    if hard_best != card:
+    raw_card = CARD_LABELS[int(np.argmax(cards))]
+    if hard.sum() < IMPOSSIBLE_MASS * cards.sum():
+        # the classifier is sure of a card the game rules out (played, elsewhere, not in use)
+        confirm, reason = True, f"the camera reads {raw_card}, which cannot be played here"
+        runner, p2 = raw_card, 0.0
+    elif hard_best != card:
         confirm, reason = (
             True,
             f"{hard_best} would be a renege (seat out of {hard_best.suit.name.lower()})",

@@ -232,6 +232,8 @@ class Watcher:
         self.log = HandLog(spec)
         self.fixtures_pending = list(spec.fixtures)
         self.fixture_tracks: set[int] = set()
+        self.fixture_cards: dict[int, Card] = {}  # track id -> the face-up card it showed
+        self.fixture_places: dict[Card, np.ndarray] = {}
         self.ignored_tracks: set[int] = set()
         self.play_of_track: dict[int, int] = {}
         self.size = (0, 0)
@@ -311,21 +313,26 @@ class Watcher:
         for fx in self.fixtures_pending:
             i = CARD_LABELS.index(fx)
             if i == best or cards[i] >= 0.3 * cards[best]:
-                self.fixtures_pending.remove(fx)
-                self.fixture_tracks.add(tr.id)
+                self._fixed(fx, tr)
                 return WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")
         dealer = self.spec.dealer
         if (
             self.spec.first_leader != dealer
             and self.geometry.seat_of(tr.centre, self.size) == dealer
         ):
-            fx = self.fixtures_pending.pop(0)
-            self.fixture_tracks.add(tr.id)
+            fx = self.fixtures_pending[0]
+            self._fixed(fx, tr)
             return WatchEvent(
                 "fixture", t,
                 text=f"{fx} lies face up by the dealer: not a play (it reads as {CARD_LABELS[best]}: check the camera)",
             )  # fmt: skip
         return None
+
+    def _fixed(self, card: Card, tr: Track) -> None:
+        self.fixtures_pending.remove(card)
+        self.fixture_tracks.add(tr.id)
+        self.fixture_cards[tr.id] = card
+        self.fixture_places[card] = tr.centre
 
     def _revise(self, t: float) -> list[WatchEvent]:
         """Read all plays so far together (each card once); where that reading is clearly
@@ -361,17 +368,30 @@ class Watcher:
         gathered pushed about): the same play again, never a new one."""
         best = int(np.argmax(probs[: len(CARD_LABELS)]))
         card = CARD_LABELS[best]
+        fixture_again = card in self.spec.elsewhere or self._near(tr, self.fixture_places.get(card))
+        if probs[best] >= 0.5 and fixture_again:
+            self.fixture_tracks.add(tr.id)
+            text = f"{card}, the face-up card of the deal, is in view again"
+            return [WatchEvent("note", t, text=text)]
         for play in reversed(self.log.plays):
             if play.card != card or probs[best] < 0.5:
                 continue
             near = float(np.hypot(*(tr.centre - np.asarray(play.quad).reshape(4, 2).mean(axis=0))))
-            if near < 0.6 * np.sqrt(max(tr.area, 1.0)) and play.trick > self.gathered:
+            if near < 0.6 * np.sqrt(max(tr.area, 1.0)):
                 self.play_of_track[tr.id] = play.index
                 play.track_id = tr.id
-                return [
-                    WatchEvent("note", t, text=f"{card} (play {play.index + 1}) is in view again")
-                ]
+                text = f"{card} (play {play.index + 1}) is in view again"
+                if play.trick <= self.gathered:  # it was covered, not gathered
+                    self.gathered = play.trick - 1
+                    text += f": trick {play.trick} is still on the table"
+                return [WatchEvent("note", t, text=text)]
         return None
+
+    @staticmethod
+    def _near(tr: Track, place: np.ndarray | None) -> bool:
+        if place is None:
+            return False
+        return float(np.hypot(*(tr.centre - place))) < 0.6 * np.sqrt(max(tr.area, 1.0))
 
     def _seat(self, tr: Track) -> tuple[int, str]:
         dist = self.geometry.distances(tr.centre, self.size)
