@@ -244,13 +244,14 @@ def _sides(quad: np.ndarray) -> tuple[float, float]:
     return float(min(a, b)), float(max(a, b))
 
 
-def _seen(rough: np.ndarray, seen: list[tuple[float, float, float]]) -> bool:
-    """True when an earlier mask gave (almost) the same rough quad: skip refitting it.
-    Records this quad's (centre x, centre y, area) otherwise."""
+def _seen(rough: np.ndarray, grow: float, seen: list[tuple[float, float, float]]) -> bool:
+    """True when an earlier mask gave (almost) the same rough quad, once each mask's inset
+    (``grow``) is undone: skip refitting it. Records this quad otherwise."""
     cx, cy = float(rough[:, 0].mean()), float(rough[:, 1].mean())
-    area = _quad_area(rough)
+    perimeter = float(np.hypot(*(rough[_NEXT] - rough).T).sum())
+    area = _quad_area(rough) + grow * perimeter
     for ox, oy, oa in seen:
-        if abs(ox - cx) < 3.0 and abs(oy - cy) < 3.0 and abs(oa - area) < 0.06 * area:
+        if abs(ox - cx) < 3.0 and abs(oy - cy) < 3.0 and abs(oa - area) < 0.05 * area:
             return True
     seen.append((cx, cy, area))
     return False
@@ -298,7 +299,7 @@ def _candidates_from_mask(
         rough = _quad_area(quad)
         if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
             continue
-        if not _quad_shape(quad)[1] or _seen(quad, seen):
+        if not _quad_shape(quad)[1] or _seen(quad, grow_k, seen):
             continue
         quad = _refine_quad(quad, contour, grow_k)
         area = _quad_area(quad)
