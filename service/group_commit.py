@@ -4,9 +4,10 @@ Why: with ``synchronous=FULL`` every commit waits for the disk (several millisec
 and SQLite has one writer at a time, so committing each event alone caps a whole room at a
 few hundred events a second however fast the rest is, and queues every POST behind the disk.
 Here a thread that wants to write puts its work in a queue and takes the writer lock; whoever
-holds it runs *everything* queued (each piece in its own SAVEPOINT, so one refused event does
-not undo the others) and commits once. Each caller gets its own result or exception only after
-that commit: an event is still acknowledged only once it is durable.
+holds it runs *everything* queued and commits once. One refused event undoes no other: the
+store validates an event before it inserts it, and a failed INSERT (a unique key another
+process took) is undone by SQLite alone, the transaction going on. Each caller gets its own
+result or exception only after that commit: an event is still acknowledged only once durable.
 """
 
 from __future__ import annotations
@@ -65,8 +66,7 @@ class GroupCommit:
             with write_transaction(self.engine) as conn:
                 for job in batch:
                     try:
-                        with conn.begin_nested():
-                            job.value = job.work(conn)
+                        job.value = job.work(conn)
                     except Exception as exc:  # this job's own failure: handed to its caller
                         job.error = exc
         except Exception as exc:  # the commit failed: nothing of the batch is stored

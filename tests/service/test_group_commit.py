@@ -83,3 +83,36 @@ def test_many_concurrent_writers_keep_gap_free_logs(store: Store) -> None:
         assert [r.payload for r in fresh.records(meta.id)] == events
         assert fresh.snapshot(meta).state["hands"][0]["score"] == BASE_SCORE
     assert store._group is not None and store._group.jobs == 12 * len(events)
+
+
+def test_two_stores_racing_one_table_on_one_file_apply_each_event_once(tmp_path: Path) -> None:
+    """Two stores on one SQLite file (as two worker processes: separate locks, queues and
+    caches) post the same hand with the same keys: the loser of each race gets the unique
+    key's IntegrityError inside its batch, retries on the fresh log, and each event applies
+    once, in order."""
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    stores = [Store(make_engine(url)), Store(make_engine(url))]
+    migrate(stores[0].engine)
+    meta, _token = stores[0].create_table("T", "clabber", PLAYERS4, {})
+    events = base_hand_events()
+    failures: list[str] = []
+
+    def writer(store: Store) -> None:
+        table = store.meta(meta.id)
+        assert table is not None
+        for k, event in enumerate(events):
+            try:
+                store.append(table, event, "scorer", f"k{k}")
+            except Exception as exc:  # reported below
+                failures.append(f"event {k}: {exc!r}")
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failures == []
+    for s in stores:
+        assert [r.seq for r in s.records(meta.id)] == list(range(1, len(events) + 1))
+        assert [r.payload for r in s.records(meta.id)] == events
+        s.engine.dispose()
