@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
@@ -109,3 +110,32 @@ def test_real_photo_is_read() -> None:
     # labels.csv: black cloth, 5 cards in a row: 4D 7H 5S 2S QD
     assert named <= {"4D", "7H", "5S", "2S", "QD"}
     assert len(named) >= 4
+
+
+@needs_model
+@pytest.mark.realcards
+def test_webcam_scenes_are_read_without_wrong_cards() -> None:
+    """mathsvlog scenes (rows, a grid, fans): full cards found, and no card named that the
+    photo does not hold, fanned (partial) cards included."""
+    folder = REALCARDS / "scenes" / "mathsvlog"
+    if not folder.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
+        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    from vision.recognize import Recognizer
+
+    recognize = Recognizer()
+    found = missed = 0
+    with (folder / "labels.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        image = cv2.imread(str(folder / r["file"]))
+        assert image is not None, r["file"]
+        labelled = set(r["cards"].split())
+        full = labelled - set(r["partial"].split())
+        named = [f.card for f in recognize(image) if f.card is not None]
+        assert set(named) <= labelled, f"{r['file']}: {sorted(set(named) - labelled)} not there"
+        assert len(named) == len(set(named)), f"{r['file']}: a card named twice"
+        found += len(full & set(named))
+        missed += len(full - set(named))
+    assert found / (found + missed) >= 0.95
