@@ -258,8 +258,26 @@ def main() -> int:
     parser.add_argument("--db", help="database (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--port", type=int, help="bench a server already listening here")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL cluster (fsync on) instead of SQLite",
+    )
     args = parser.parse_args()
     random.seed(1)
+    if args.postgres:
+        from pg_cluster import pg_bin, throwaway_cluster
+
+        if pg_bin() is None:
+            print("bench/service.py: PostgreSQL is not installed", file=sys.stderr)
+            return 2
+        with throwaway_cluster(durable=True) as cluster:
+            args.db = cluster.new_database()
+            return bench(args)
+    return bench(args)
+
+
+def bench(args: argparse.Namespace) -> int:
     port = args.port or free_port()
     server = start_server(args, port) if args.port is None else None
     try:
@@ -285,7 +303,7 @@ def main() -> int:
         return 1
     print(
         f"tables {args.tables}, pace {args.pace} s, listeners {args.listeners}/table, "
-        f"workers {args.workers}, db {'SQLite synchronous=' + args.sync if not args.db else args.db}"
+        f"workers {args.workers}, db {'SQLite synchronous=' + args.sync if not args.db else args.db.split('?')[0]}"
     )
     print(f"events         {n} committed, {len(figures.stream_ms)} stream messages timed")
     print(

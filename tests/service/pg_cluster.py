@@ -53,7 +53,10 @@ def skip_or_fail(reason: str) -> None:
 class Cluster:
     """A running throwaway cluster; :meth:`new_database` gives each test its own database."""
 
-    def __init__(self, bin_dir: Path, folder: Path, run_as: str | None) -> None:
+    def __init__(
+        self, bin_dir: Path, folder: Path, run_as: str | None, durable: bool = False
+    ) -> None:
+        self.durable = durable
         self.bin = bin_dir
         self.folder = folder
         self.data = folder / "data"
@@ -78,9 +81,10 @@ class Cluster:
         )  # fmt: skip
         options = (
             f"-c listen_addresses='' -c unix_socket_directories='{self.socket_dir}' "
-            f"-c port={self.port} -c fsync=off -c synchronous_commit=off "
-            "-c full_page_writes=off -c max_connections=200"
+            f"-c port={self.port} -c max_connections=200"
         )
+        if not self.durable:  # thrown away after the tests: no need to survive a power cut
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"),
             "-o", options, "-w", "-t", "60", "start",
@@ -107,8 +111,9 @@ class Cluster:
 
 
 @contextmanager
-def throwaway_cluster() -> Iterator[Cluster]:
-    """Start a cluster (skipping, or failing under CI, when PostgreSQL is not installed)."""
+def throwaway_cluster(durable: bool = False) -> Iterator[Cluster]:
+    """Start a cluster (skipping, or failing under CI, when PostgreSQL is not installed);
+    ``durable``: fsync and synchronous commit on, as a real server (for benchmarks)."""
     bin_dir = pg_bin()
     if bin_dir is None:
         skip_or_fail("PostgreSQL is not installed (no initdb/pg_ctl; apt-get install postgresql)")
@@ -128,7 +133,7 @@ def throwaway_cluster() -> Iterator[Cluster]:
             raise AssertionError("unreachable") from None
         os.chown(folder, user.pw_uid, user.pw_gid)
         run_as = "postgres"
-    cluster = Cluster(bin_dir, folder, run_as)
+    cluster = Cluster(bin_dir, folder, run_as, durable)
     try:
         cluster.start()
         yield cluster
