@@ -34,6 +34,15 @@ import numpy as np
 
 from vision.fans import corner_index, hidden_card_quads
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
+from vision.quads import (
+    NEXT,
+    approx_quad,
+    quad_area,
+    quad_shape,
+    quad_sides,
+    reach_outside,
+    refine_quad,
+)
 
 WORK_LONG_SIDE = 800
 """Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
@@ -142,133 +151,17 @@ class _Candidate:
         return self.fill - 0.5 * abs(self.aspect - 0.69) - self.penalty
 
 
-_NEXT = np.array([1, 2, 3, 0])
-_PREV = np.array([3, 0, 1, 2])
-
-
-def _quad_area(quad: np.ndarray) -> float:
-    return float(abs(cv2.contourArea(quad.astype(np.float32))))
-
-
-def _approx_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners of a roughly quadrilateral outline, or None."""
-    hull = cv2.convexHull(contour)
-    perimeter = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.035, 0.05, 0.07):
-        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-        if len(approx) < 4:
-            break
-    box = cv2.boxPoints(cv2.minAreaRect(contour))
-    return np.asarray(box, dtype=np.float32)
-
-
-def _refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
-    """Fit a line to the outline points along each side and intersect neighbouring lines.
-
-    Only the middle 70 % of each side is fitted, so rounded card corners do not pull the
-    corners inwards. ``grow`` pushes every side outward by that many pixels (to undo a mask
-    eroded by the edge band).
-    """
-    pts = contour.reshape(-1, 2).astype(np.float32)
-    if len(pts) > 400:
-        pts = pts[:: len(pts) // 200]
-    centre = quad.mean(axis=0)
-    ab = quad[_NEXT] - quad
-    lengths = np.hypot(ab[:, 0], ab[:, 1])
-    if lengths.min() < 4:
-        return quad
-    d = ab / lengths[:, None]
-    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
-    rel = pts[None, :, :] - quad[:, None, :]  # 4 x P x 2
-    along = (rel * d[:, None, :]).sum(-1)
-    across = (rel * n[:, None, :]).sum(-1)
-    tol = np.maximum(3.0, 0.06 * lengths)[:, None]
-    lo, hi = 0.15 * lengths[:, None], 0.85 * lengths[:, None]
-    near = (np.abs(across) < tol) & (along > lo) & (along < hi)
-    points = np.empty((4, 2), np.float32)
-    dirs = np.empty((4, 2), np.float32)
-    for i in range(4):
-        sel = pts[near[i]]
-        if len(sel) < 5:
-            points[i], dirs[i] = quad[i], d[i]
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        dirs[i] = (vx, vy)
-        points[i] = (x0, y0)
-    normals = np.stack([-dirs[:, 1], dirs[:, 0]], axis=1)
-    outward = np.sign(((points - centre) * normals).sum(-1))[:, None]
-    points = points + grow * outward * normals
-    # corner i = intersection of side i-1 and side i
-    p1, d1 = points[_PREV], dirs[_PREV]
-    p2, d2 = points, dirs
-    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
-    if np.abs(denom).min() < 1e-3:
-        return quad
-    diff = p2 - p1
-    t = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
-    out = (p1 + t[:, None] * d1).astype(np.float32)
-    if np.abs(out - quad).max() > 0.25 * np.sqrt(_quad_area(quad)) + abs(grow):
-        return quad
-    return out
-
-
-def _quad_shape(quad: np.ndarray) -> tuple[float, bool]:
-    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides."""
-    nxt = quad[_NEXT] - quad  # side i: corner i -> i+1
-    prv = quad[_PREV] - quad
-    sides = np.hypot(nxt[:, 0], nxt[:, 1])
-    if sides.min() < 4:
-        return 0.0, False
-    cross = nxt[:, 0] * prv[:, 1] - nxt[:, 1] * prv[:, 0]
-    if not ((cross > 0).all() or (cross < 0).all()):  # not convex
-        return 0.0, False
-    # opposite sides of a card under moderate perspective stay within a factor ~1.6
-    if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
-        return 0.0, False
-    if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
-        return 0.0, False
-    cos = (nxt * prv).sum(-1) / (sides * sides[_PREV] + 1e-6)
-    if np.abs(cos).max() > 0.75:  # a corner angle outside ~41..139 degrees
-        return 0.0, False
-    pair_a = (sides[0] + sides[2]) / 2
-    pair_b = (sides[1] + sides[3]) / 2
-    return float(min(pair_a, pair_b) / max(pair_a, pair_b)), True
-
-
-def _sides(quad: np.ndarray) -> tuple[float, float]:
-    """(short, long) side of a quad: the means of its two pairs of opposite sides."""
-    sides = np.hypot(*(quad[_NEXT] - quad).T)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return float(min(a, b)), float(max(a, b))
-
-
 def _seen(rough: np.ndarray, grow: float, seen: list[tuple[float, float, float]]) -> bool:
     """True when an earlier mask gave (almost) the same rough quad, once each mask's inset
     (``grow``) is undone: skip refitting it. Records this quad otherwise."""
     cx, cy = float(rough[:, 0].mean()), float(rough[:, 1].mean())
-    perimeter = float(np.hypot(*(rough[_NEXT] - rough).T).sum())
-    area = _quad_area(rough) + grow * perimeter
+    perimeter = float(np.hypot(*(rough[NEXT] - rough).T).sum())
+    area = quad_area(rough) + grow * perimeter
     for ox, oy, oa in seen:
         if abs(ox - cx) < 3.0 and abs(oy - cy) < 3.0 and abs(oa - area) < 0.05 * area:
             return True
     seen.append((cx, cy, area))
     return False
-
-
-def _outside(quad: np.ndarray, contour: np.ndarray) -> float:
-    """How far (pixels) the outline reaches outside ``quad`` at its worst point."""
-    pts = contour.reshape(-1, 2).astype(np.float32)
-    if len(pts) > 400:
-        pts = pts[:: len(pts) // 200]
-    side = quad[_NEXT] - quad
-    normal = np.stack([side[:, 1], -side[:, 0]], axis=1)
-    normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None] + 1e-6
-    if ((quad.mean(axis=0) - quad) * normal).sum(-1).mean() > 0:
-        normal = -normal  # outward
-    dist = ((pts[None, :, :] - quad[:, None, :]) * normal[:, None, :]).sum(-1)  # 4 x P
-    return float(dist.max(axis=0).max())
 
 
 def _candidates_from_mask(
@@ -292,27 +185,27 @@ def _candidates_from_mask(
         region = float(cv2.contourArea(contour))
         if region < 0.7 * min_area or region > max_area:
             continue
-        quad = _approx_quad(contour)
+        quad = approx_quad(contour)
         if quad is None:
             continue
         # cheap checks on the rough quad first: most regions are not cards
-        rough = _quad_area(quad)
+        rough = quad_area(quad)
         if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
             continue
-        if not _quad_shape(quad)[1] or _seen(quad, grow_k, seen):
+        if not quad_shape(quad)[1] or _seen(quad, grow_k, seen):
             continue
-        quad = _refine_quad(quad, contour, grow_k)
-        area = _quad_area(quad)
+        quad = refine_quad(quad, contour, grow_k)
+        area = quad_area(quad)
         if area < min_area or area > max_area:
             continue
-        aspect, ok = _quad_shape(quad)
+        aspect, ok = quad_shape(quad)
         if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
             continue
         grown_region = region + grow_k * cv2.arcLength(contour, True)
         fill = min(1.0, grown_region / area)
         if fill < MIN_FILL:
             continue
-        if _outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
+        if reach_outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
             continue  # something sticks out: overlapping cards merged into one region
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
@@ -442,7 +335,7 @@ def find_quads(
     whole = [q for q, c in zip(small_quads, chosen, strict=True) if not c.partial]
     hidden: list[tuple[np.ndarray, np.ndarray]] = []
     if whole:
-        sides = np.array([_sides(q) for q in whole])
+        sides = np.array([quad_sides(q) for q in whole])
         size = (float(np.median(sides[:, 0])), float(np.median(sides[:, 1])))
         hidden = [
             (q / scale, p / scale) for q, p in hidden_card_quads(masks[0][0], small_quads, size)
@@ -473,7 +366,7 @@ def _hidden_rows(
         if k == 2:
             crop = cv2.rotate(crop, cv2.ROTATE_180)
         # the pile's outline may give one corner twice, a few pixels apart
-        near = max(4.0, 0.04 * float(np.sqrt(_quad_area(quad))))
+        near = max(4.0, 0.04 * float(np.sqrt(quad_area(quad))))
         key = (round(float(corner[0])), round(float(corner[1])))
         for other in by_corner:
             if abs(other[0] - key[0]) <= near and abs(other[1] - key[1]) <= near:
@@ -499,7 +392,7 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
     if len(quads) == 0:
         return Detections()
     crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
-    ambiguous = np.array([_quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
+    ambiguous = np.array([quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
     one_corner = np.zeros(len(quads), bool)
     alternatives: dict[int, np.ndarray] = {}
     h_quads, h_crops, h_alts = _hidden_rows(frame_bgr, hidden) if hidden_cards else ([], [], [])
@@ -512,7 +405,7 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
         ambiguous = np.concatenate([ambiguous, [a is not None for a in h_alts]])
         alternatives = {n0 + k: a for k, a in enumerate(h_alts) if a is not None}
         one_corner = np.concatenate([one_corner, np.ones(n, bool)])
-    areas = np.array([_quad_area(q) for q in quads], np.float32)
+    areas = np.array([quad_area(q) for q in quads], np.float32)
     return Detections(
         quads=quads,
         areas=areas,

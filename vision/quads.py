@@ -1,0 +1,126 @@
+"""Quadrilateral geometry for card outlines: fitting a quad to a region's outline, and the
+measures detection judges it by (area, aspect and plausibility, how far the region reaches
+outside it). numpy + OpenCV only."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+NEXT = np.array([1, 2, 3, 0])
+"""Index of the next corner (side i runs from corner i to corner NEXT[i])."""
+PREV = np.array([3, 0, 1, 2])
+"""Index of the previous corner."""
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Area of a quad (pixels squared), whatever its orientation."""
+    return float(abs(cv2.contourArea(quad.astype(np.float32))))
+
+
+def approx_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners of a roughly quadrilateral outline, or None."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05, 0.07):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(contour))
+    return np.asarray(box, dtype=np.float32)
+
+
+def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
+    """Fit a line to the outline points along each side and intersect neighbouring lines.
+
+    Only the middle 70 % of each side is fitted, so rounded card corners do not pull the
+    corners inwards. ``grow`` pushes every side outward by that many pixels (to undo a mask
+    eroded by the edge band).
+    """
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    if len(pts) > 400:
+        pts = pts[:: len(pts) // 200]
+    centre = quad.mean(axis=0)
+    ab = quad[NEXT] - quad
+    lengths = np.hypot(ab[:, 0], ab[:, 1])
+    if lengths.min() < 4:
+        return quad
+    d = ab / lengths[:, None]
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    rel = pts[None, :, :] - quad[:, None, :]  # 4 x P x 2
+    along = (rel * d[:, None, :]).sum(-1)
+    across = (rel * n[:, None, :]).sum(-1)
+    tol = np.maximum(3.0, 0.06 * lengths)[:, None]
+    lo, hi = 0.15 * lengths[:, None], 0.85 * lengths[:, None]
+    near = (np.abs(across) < tol) & (along > lo) & (along < hi)
+    points = np.empty((4, 2), np.float32)
+    dirs = np.empty((4, 2), np.float32)
+    for i in range(4):
+        sel = pts[near[i]]
+        if len(sel) < 5:
+            points[i], dirs[i] = quad[i], d[i]
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        dirs[i] = (vx, vy)
+        points[i] = (x0, y0)
+    normals = np.stack([-dirs[:, 1], dirs[:, 0]], axis=1)
+    outward = np.sign(((points - centre) * normals).sum(-1))[:, None]
+    points = points + grow * outward * normals
+    # corner i = intersection of side i-1 and side i
+    p1, d1 = points[PREV], dirs[PREV]
+    p2, d2 = points, dirs
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    if np.abs(denom).min() < 1e-3:
+        return quad
+    diff = p2 - p1
+    t = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
+    out = (p1 + t[:, None] * d1).astype(np.float32)
+    if np.abs(out - quad).max() > 0.25 * np.sqrt(quad_area(quad)) + abs(grow):
+        return quad
+    return out
+
+
+def quad_shape(quad: np.ndarray) -> tuple[float, bool]:
+    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides."""
+    nxt = quad[NEXT] - quad  # side i: corner i -> i+1
+    prv = quad[PREV] - quad
+    sides = np.hypot(nxt[:, 0], nxt[:, 1])
+    if sides.min() < 4:
+        return 0.0, False
+    cross = nxt[:, 0] * prv[:, 1] - nxt[:, 1] * prv[:, 0]
+    if not ((cross > 0).all() or (cross < 0).all()):  # not convex
+        return 0.0, False
+    # opposite sides of a card under moderate perspective stay within a factor ~1.6
+    if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
+        return 0.0, False
+    if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
+        return 0.0, False
+    cos = (nxt * prv).sum(-1) / (sides * sides[PREV] + 1e-6)
+    if np.abs(cos).max() > 0.75:  # a corner angle outside ~41..139 degrees
+        return 0.0, False
+    pair_a = (sides[0] + sides[2]) / 2
+    pair_b = (sides[1] + sides[3]) / 2
+    return float(min(pair_a, pair_b) / max(pair_a, pair_b)), True
+
+
+def quad_sides(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of a quad: the means of its two pairs of opposite sides."""
+    sides = np.hypot(*(quad[NEXT] - quad).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(min(a, b)), float(max(a, b))
+
+
+def reach_outside(quad: np.ndarray, contour: np.ndarray) -> float:
+    """How far (pixels) the outline reaches outside ``quad`` at its worst point."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    if len(pts) > 400:
+        pts = pts[:: len(pts) // 200]
+    side = quad[NEXT] - quad
+    normal = np.stack([side[:, 1], -side[:, 0]], axis=1)
+    normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None] + 1e-6
+    if ((quad.mean(axis=0) - quad) * normal).sum(-1).mean() > 0:
+        normal = -normal  # outward
+    dist = ((pts[None, :, :] - quad[:, None, :]) * normal[:, None, :]).sum(-1)  # 4 x P
+    return float(dist.max(axis=0).max())
