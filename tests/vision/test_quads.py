@@ -14,11 +14,10 @@ from vision.scene import card_quad
 
 def _outline(quad: np.ndarray, radius: int) -> np.ndarray:
     """The outline of a card with rounded corners (radius in pixels) drawn at ``quad``."""
-    mask = np.zeros((600, 800), np.uint8)
-    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
-    if radius:
-        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)  # rounds the corners
+    sharp = np.zeros((600, 800), np.uint8)
+    cv2.fillPoly(sharp, [np.round(quad).astype(np.int32)], 255)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    mask = cv2.morphologyEx(sharp, cv2.MORPH_OPEN, k)  # rounds the corners
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return max(contours, key=cv2.contourArea)
 
