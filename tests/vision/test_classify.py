@@ -198,8 +198,8 @@ def test_real_single_cards_are_named() -> None:
     assert right >= len(rows) - 1
 
 
-def test_model_path_can_be_overridden_for_tools(tmp_path: Path) -> None:
-    # TRICKCAM_MODEL lets a training run try its fresh model with the same code
+def test_a_model_elsewhere_is_loaded_with_its_own_sidecar(tmp_path: Path) -> None:
+    # a training run tries its fresh model with the same code (or TRICKCAM_MODEL names it)
     if not MODEL_PATH.is_file():
         pytest.skip(f"no trained model yet at {MODEL_PATH}")
     shutil.copy(MODEL_PATH, tmp_path / "m.onnx")
