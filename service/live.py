@@ -6,8 +6,10 @@ what it has. Streams are asyncio queues on the server's event loop; a subscriber
 too far behind is dropped (its stream ends; an ``EventSource`` reconnects and is sent the
 state again) rather than slowing the writers.
 
-With several worker processes each worker only sees its own publications, so an idle stream
-also polls the database every ``poll_s`` (``catch_up``; off by default, on with ``trickcam
+With several worker processes each worker only sees its own publications. On PostgreSQL each
+commit also sends a NOTIFY that every worker's listener hands to its broker
+(:meth:`Broker.committed`, service/pg_notify.py): the table's streams catch up at once. And an
+idle stream also polls the database every ``poll_s`` (``catch_up``; off by default, on with ``trickcam
 serve --workers N``): events another worker committed are sent as one ``{"kind": "state",
 "seq", "state", "events": [...]}`` message. Each poll is a database read per open stream; a
 single poller per process reading every table's latest seq at once would scale better.
@@ -30,6 +32,7 @@ class Broker:
     def __init__(self, queue_size: int = 1024) -> None:
         self.queue_size = queue_size
         self._subscribers: dict[str, set[asyncio.Queue[JSON | None]]] = {}
+        self._published: dict[str, int] = {}  # per table, the last event seq published here
 
     def subscribe(self, table_id: str) -> asyncio.Queue[JSON | None]:
         queue: asyncio.Queue[JSON | None] = asyncio.Queue(self.queue_size)
@@ -46,7 +49,16 @@ class Broker:
     def subscribers(self, table_id: str) -> int:
         return len(self._subscribers.get(table_id, ()))
 
+    def committed(self, table_id: str, seq: int) -> None:
+        """Event ``seq`` of the table was committed, maybe by another worker (PostgreSQL's
+        NOTIFY): unless this process published it, its streams are told to catch up."""
+        if seq > self._published.get(table_id, 0) and table_id in self._subscribers:
+            self.publish(table_id, {"kind": "committed", "seq": seq})
+
     def publish(self, table_id: str, message: JSON) -> None:
+        if message.get("kind") == "event":
+            seq = int(message.get("seq", 0))
+            self._published[table_id] = max(seq, self._published.get(table_id, 0))
         for queue in list(self._subscribers.get(table_id, ())):
             try:
                 queue.put_nowait(message)
@@ -113,6 +125,12 @@ async def stream_messages(
                 return
             seq = int(message.get("seq", 0))
             if seq <= sent:  # already in the state the client was first sent
+                continue
+            if message.get("kind") == "committed":  # another worker's event: read it now
+                missed = await catch_up(sent) if catch_up is not None else None
+                if missed is not None and int(missed["seq"]) > sent:
+                    sent = int(missed["seq"])
+                    yield sse(missed, sent)
                 continue
             sent = seq
             yield sse(message, seq)

@@ -37,6 +37,7 @@ from service.games import (
 )
 from service.group_commit import GroupCommit
 from service.models import card_tables, events
+from service.pg_notify import notify
 from service.sheet import table_state
 
 WRITE_ATTEMPTS = 5
@@ -161,6 +162,7 @@ class Store:
         # SQLite has one writer at a time; threads queueing on this lock wait their turn at
         # once, where waiting on SQLite's busy handler sleeps in steps of up to 100 ms
         self._sqlite_writer = threading.Lock() if is_sqlite(engine) else None
+        self._notify = engine.dialect.name == "postgresql"
         # events arriving together share one commit (one fsync) on SQLite: service/group_commit
         self._group = (
             GroupCommit(engine, self._sqlite_writer) if self._sqlite_writer is not None else None
@@ -294,17 +296,28 @@ class Store:
             raise AssertionError("unreachable")
 
     def _append_once(self, meta: TableMeta, payload: JSON, actor: str, key: str | None) -> Appended:
+        def repeat(done: EventRecord) -> tuple[EventRecord, None]:
+            if done.payload != payload:
+                raise IdempotencyMismatch(
+                    f"Idempotency-Key {key!r} was used for event {done.seq} "
+                    f"({done.payload!r}), not for this one ({payload!r})"
+                )
+            return done, None
+
         def work(conn: Connection) -> tuple[EventRecord, Snapshot | None]:
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
-                if done.payload != payload:
-                    raise IdempotencyMismatch(
-                        f"Idempotency-Key {key!r} was used for event {done.seq} "
-                        f"({done.payload!r}), not for this one ({payload!r})"
-                    )
-                return done, None
+                return repeat(done)
             snap = self._fresh(conn, meta)
-            new = snap.extend(snap.seq + 1, payload)
+            try:
+                new = snap.extend(snap.seq + 1, payload)
+            except (RulesError, FieldError):
+                # PostgreSQL (read committed): another worker may have committed this very
+                # event between the key lookup and the read of the log; then it is a repeat
+                late = None if key is None else _by_key(conn, meta.id, key)
+                if late is not None:
+                    return repeat(late)
+                raise
             record = EventRecord(new.seq, payload, actor, key, now())
             conn.execute(
                 insert(events).values(
@@ -317,6 +330,8 @@ class Store:
                     created_at=record.created_at,
                 )
             )
+            if self._notify:  # other workers' streams learn of it on commit
+                notify(conn, meta.id, record.seq)
             return record, new
 
         if self._group is not None:

@@ -2,19 +2,45 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Query
+from fastapi import APIRouter, Body, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from service.live import stream_messages
+from service.pg_notify import CommitListener
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
 from service.schemas import EventAccepted, EventIn, EventRecordOut
 
 MAX_SEQ = 2**31 - 1  # a database integer: a larger number is 422, not a driver's overflow
 
-router = APIRouter(prefix="/api/tables/{table_id}", tags=["events"])
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On PostgreSQL, listen for events other workers commit (service/pg_notify.py)."""
+    if app.state.engine.dialect.name != "postgresql":
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    broker = app.state.broker
+
+    def on_commit(table_id: str, seq: int) -> None:
+        loop.call_soon_threadsafe(broker.committed, table_id, seq)
+
+    listener = CommitListener(app.state.engine, on_commit)
+    app.state.commit_listener = listener
+    listener.start()
+    try:
+        yield
+    finally:
+        listener.stop()
+
+
+router = APIRouter(prefix="/api/tables/{table_id}", tags=["events"], lifespan=lifespan)
 
 
 @router.post(

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import inspect, text
 from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events
 from test_serve_process import running_server
@@ -133,8 +134,11 @@ def _port(response: httpx.Response) -> int:
 
 
 def test_serve_two_workers_on_postgres_stream_on_one_sees_events_posted_to_the_other(
-    pg_url: str,
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The stream learns of the other worker's commits by PostgreSQL's NOTIFY: its database
+    poll is set to a minute, longer than the test waits, so polling cannot be what delivers."""
+    monkeypatch.setenv("TRICKCAM_STREAM_POLL_S", "60")
     events = base_hand_events()
     with running_server(pg_url, "--workers", "2") as (proc, url):  # type: ignore[arg-type]
         server_port = int(url.rsplit(":", 1)[1])
