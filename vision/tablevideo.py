@@ -349,8 +349,9 @@ class Stager:
         t = 0.3
         if hand.fixture is not None:
             d = hand.dealer
-            side = np.array([-self.unit(d)[1], self.unit(d)[0]])
-            where = self.spot(d, 0.9) + side * card_long * 1.2
+            # beside the dealer's place, away from the side of the dealer's left (who leads)
+            side = np.array([self.unit(d)[1], -self.unit(d)[0]])
+            where = self.spot(d, 1.05) + side * card_long * 1.05
             angle = self.angles[d] - 90 + r.uniform(-10, 10)
             fixture = Placed(hand.fixture, lambda tt, w=where, a=angle: (w, a))
             self.items.append(fixture)

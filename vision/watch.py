@@ -306,8 +306,8 @@ class Watcher:
             return [WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}")]
 
     def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
-        """Before the first lead, the face-up card of the deal (it reads as that card, or it
-        lies on the dealer's side while the lead belongs to another seat)."""
+        """Before the first lead, the face-up card of the deal: it reads as that card, or it
+        lies anywhere but on the side of the seat that leads (when that is not the dealer)."""
         cards = probs[:52]
         best = int(np.argmax(cards))
         for fx in self.fixtures_pending:
@@ -315,16 +315,14 @@ class Watcher:
             if i == best or cards[i] >= 0.3 * cards[best]:
                 self._fixed(fx, tr)
                 return WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")
-        dealer = self.spec.dealer
-        if (
-            self.spec.first_leader != dealer
-            and self.geometry.seat_of(tr.centre, self.size) == dealer
-        ):
+        leader = self.spec.first_leader
+        if leader != self.spec.dealer and self.geometry.seat_of(tr.centre, self.size) != leader:
+            # before the lead, a card that is not on the leader's side is not the lead
             fx = self.fixtures_pending[0]
             self._fixed(fx, tr)
             return WatchEvent(
                 "fixture", t,
-                text=f"{fx} lies face up by the dealer: not a play (it reads as {CARD_LABELS[best]}: check the camera)",
+                text=f"{fx} lies face up before the lead: not a play (it reads as {CARD_LABELS[best]}: check the camera)",
             )  # fmt: skip
         return None
 
