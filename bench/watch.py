@@ -32,8 +32,9 @@ import cv2  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import games  # noqa: E402
+from vision.deckreader import deck_reader  # noqa: E402
 from vision.sources import VideoFile  # noqa: E402
-from vision.tablevideo import deck_reader, render_hand  # noqa: E402
+from vision.tablevideo import render_hand  # noqa: E402
 from vision.watch import Watcher, classifier_reader  # noqa: E402
 
 

@@ -243,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
             else open_source(args.source, args.fps)
         )
         if args.deck_reader:
-            from vision.tablevideo import deck_reader
+            from vision.deckreader import deck_reader
 
             reader = deck_reader(args.deck_reader)
         else:

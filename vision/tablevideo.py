@@ -19,7 +19,7 @@ import json
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -27,121 +27,14 @@ import numpy as np
 
 from rules.cards import Card
 from vision import textures
+from vision.deckreader import deck_reader
 from vision.decks import HELDOUT, list_decks, load_deck
+from vision.handstage import STAGERS, StagedHand
 from vision.scene import card_quad, paste_card
 
 SKIN_TONES = ((120, 150, 205), (95, 125, 180), (70, 95, 150), (50, 70, 110), (140, 170, 220))
 
 
-@dataclass(frozen=True)
-class StagedHand:
-    """The truth of a hand and what lies face up before the first lead."""
-
-    game: str
-    players: int
-    dealer: int
-    tricks: tuple[tuple[tuple[int, Card], ...], ...]
-    """Per trick, (seat, card) in play order."""
-    winners: tuple[int, ...]
-    record: dict[str, object]
-    fixture: Card | None
-    fixture_stays: bool
-    """Clag's trump card stays all round; an upcard or candidate is taken up before the lead."""
-    watch_args: dict[str, object] = field(default_factory=dict)
-    """The options ``trickcam watch`` needs for this hand (dealer, upcard, bidding...)."""
-
-
-def stage_clabber(rng: random.Random) -> StagedHand:
-    from rules.clabber.simulate import hand_record, simulate_hand
-
-    while True:
-        dealer = rng.randrange(4)
-        sim = simulate_hand(rng, dealer)
-        if sim.state.end == "complete":
-            break
-    st = sim.state
-    rec = hand_record(st)
-    return StagedHand(
-        "clabber", 4, dealer,
-        tuple(tuple(zip(t.seats, t.cards, strict=True)) for t in st.tricks),
-        tuple(t.winner for t in st.tricks), rec, st.upcard, False,
-        {"dealer": dealer, "upcard": rec["upcard"], "bidding": ",".join(rec["bidding"])},  # type: ignore[arg-type]
-    )  # fmt: skip
-
-
-def stage_klaberjass(rng: random.Random, game: str = "klaberjass") -> StagedHand:
-    from rules.events import Bid
-    from rules.klaberjass.ruleset import KlaberjassRules
-    from rules.klaberjass.simulate import simulate_hand
-
-    rules: KlaberjassRules
-    if game == "belote":
-        from rules.belote import BeloteRules
-
-        rules = BeloteRules()
-    else:
-        rules = KlaberjassRules()
-    while True:
-        dealer = rng.randrange(rules.players)
-        sim = simulate_hand(rng, rules, dealer, exchange_chance=0.0)
-        st = sim.state
-        if st.end == "complete" and not st.reneges and st.exchange is None:
-            break
-    bidding = [e.call for e in st.events if isinstance(e, Bid)]
-    rec: dict[str, object] = {
-        "game": game, "dealer": dealer, "upcard": str(st.upcard), "bidding": bidding,
-        "tricks": [[str(c) for c in t.cards] for t in st.tricks],
-    }  # fmt: skip
-    assert st.upcard is not None
-    return StagedHand(
-        game, rules.players, dealer,
-        tuple(tuple(zip(t.seats, t.cards, strict=True)) for t in st.tricks),
-        tuple(t.winner for t in st.tricks), rec, st.upcard, False,
-        {"dealer": dealer, "upcard": str(st.upcard), "bidding": ",".join(bidding)},
-    )  # fmt: skip
-
-
-def stage_clag(rng: random.Random, players: int = 4, round_no: int = 3) -> StagedHand:
-    from rules.clag import tricks as T
-    from rules.clag.simulate import random_round
-
-    dealer = rng.randrange(players)
-    st = random_round(players, round_no, dealer, rng)
-    staged: list[tuple[tuple[int, Card], ...]] = []
-    winners = []
-    for i, trick in enumerate(st.tricks):
-        leader = st.leaders[i]
-        seats = [(leader + k) % players for k in range(players)]
-        cards = [T.physical(e) for e in trick]
-        staged.append(tuple(zip(seats, cards, strict=True)))
-        winners.append(seats[T.trick_winner(list(trick), st.trump, round=round_no)])
-    rec: dict[str, object] = {
-        "game": "clag",
-        "players": players,
-        "round": round_no,
-        "dealer": dealer,
-    }
-    args: dict[str, object] = {"players": players, "round": round_no, "dealer": dealer}
-    if st.trump_card is not None:
-        rec["trump_card"] = args["trump_card"] = str(st.trump_card)
-    if any(c is not None for c in st.contracts):
-        rec["contracts"] = list(st.contracts)
-        args["contracts"] = ",".join(str(c) for c in st.contracts)
-    rec["tricks"] = [[str(c) for _, c in t] for t in staged]
-    return StagedHand(
-        "clag", players, dealer, tuple(staged), tuple(winners), rec, st.trump_card, True, args
-    )
-
-
-STAGERS: dict[str, Callable[[random.Random], StagedHand]] = {
-    "clabber": stage_clabber,
-    "klaberjass": stage_klaberjass,
-    "belote": lambda rng: stage_klaberjass(rng, "belote"),
-    "clag": stage_clag,
-}
-
-
-# -- the look of a video -------------------------------------------------------------------
 @dataclass
 class Look:
     """Everything visual a seed varies: deck, table, light, camera, sizes."""
@@ -540,60 +433,4 @@ def load_truth(path: Path) -> dict[str, object]:
     return {"record": data, **rendered}
 
 
-NONE_CORRELATION = 0.45
-"""Below this correlation with every face of the deck, the deck reader says 'none'."""
-
-
-def deck_reader(deck: str) -> Callable[[list[np.ndarray]], np.ndarray]:
-    """A reader that knows one deck design by heart: each upright crop is compared with the
-    deck's own 52 faces (both ways up) by normalised correlation of a small grey-and-redness
-    picture, trying a few margins (outlines are never exact).
-
-    Why: it reads rendered videos without any training, so the tracking, seating and
-    sequencing can be checked apart from the classifier (and the gap between it and the ONNX
-    model measures what the model loses on a design)."""
-    from vision.decode import LABELS
-    from vision.preprocess import CARD_H, CARD_W
-
-    images = load_deck(next(d for d in list_decks() if d.name == deck))
-    size = (40, 60)
-
-    def feature(img: np.ndarray) -> np.ndarray:
-        small = cv2.resize(np.ascontiguousarray(img[:, :, :3]), size, interpolation=cv2.INTER_AREA)
-        f = cv2.GaussianBlur(small.astype(np.float32), (3, 3), 0)
-        b, g, r = f[:, :, 0], f[:, :, 1], f[:, :, 2]
-        grey = (b + g + r) / 3
-        red = r - (b + g) / 2
-        # one joint normalisation: a black card's flat redness stays flat, a red card's not
-        v = np.concatenate([(grey - grey.mean()).ravel(), 1.5 * (red - red.mean()).ravel()])
-        return v / (np.linalg.norm(v) + 1e-3)
-
-    def windows(img: np.ndarray) -> list[np.ndarray]:
-        h, w = img.shape[:2]
-        out = []
-        for m in (0.0, 0.03, 0.06):
-            dy, dx = int(round(m * h)), int(round(m * w))
-            out.append(feature(img[dy : h - dy or h, dx : w - dx or w]))
-        return out
-
-    bank = []
-    for label in LABELS[:52]:
-        card = images[label]
-        alpha = card[:, :, 3:] / 255.0
-        white = card[:, :, :3].astype(np.float32) * alpha + 255 * (1 - alpha)
-        up = cv2.resize(white.astype(np.uint8), (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-        bank.append((feature(up), feature(cv2.rotate(up, cv2.ROTATE_180))))
-    ups = np.stack([a for a, _b in bank])
-    downs = np.stack([b for _a, b in bank])
-
-    def read(crops: list[np.ndarray]) -> np.ndarray:
-        out = np.zeros((len(crops), len(LABELS)), np.float64)
-        for i, crop in enumerate(crops):
-            score = np.max([np.maximum(ups @ v, downs @ v) for v in windows(crop)], axis=0)
-            # 'none': nothing of the deck correlates well (a blotch of the table, a hand)
-            logits = np.append(score, [-1.0, NONE_CORRELATION]) * 40.0
-            e = np.exp(logits - logits.max())
-            out[i] = e / e.sum()
-        return out
-
-    return read
+__all__ = ["STAGERS", "StagedHand", "deck_reader", "load_truth", "render_hand", "save_truth"]
