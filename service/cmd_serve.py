@@ -82,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
         os.environ.update(
             TRICKCAM_DB=settings.db, TRICKCAM_HOST=settings.host, TRICKCAM_PORT=str(settings.port)
         )
-        # streams must notice events other workers commit: poll unless told otherwise
-        os.environ.setdefault("TRICKCAM_STREAM_POLL_S", "1.0")
+        # streams must notice events other workers commit: poll unless told otherwise; on
+        # PostgreSQL a NOTIFY tells them at once (service/pg_notify.py), polling is a fallback
+        postgres = settings.database_url.startswith("postgresql")
+        os.environ.setdefault("TRICKCAM_STREAM_POLL_S", "10.0" if postgres else "1.0")
         uvicorn.run(
             "service.app:create_app_from_env",
             factory=True,

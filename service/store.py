@@ -263,6 +263,15 @@ class Store:
         self._snapshots[meta.id] = cached
         return cached
 
+    def since(self, meta: TableMeta, after: int) -> tuple[Snapshot, list[EventRecord]]:
+        """The latest state and the events after ``after``, from one read (a stream catching
+        up with another worker's commits)."""
+        with read_transaction(self.engine) as conn:
+            snap = self._fresh(conn, meta)
+            if snap.seq <= after:
+                return snap, []
+            return snap, [r for r in _records(conn, meta.id, after) if r.seq <= snap.seq]
+
     def state_at(self, meta: TableMeta, seq: int) -> JSON:
         """The state right after event ``seq`` (an uncached replay: for repeated POSTs)."""
         snap = Snapshot.empty(meta)

@@ -98,15 +98,14 @@ async def stream(
 
     async def catch_up(after: int) -> dict[str, Any] | None:
         """Events committed by another worker since ``after`` (None when there are none)."""
-        latest = await run_in_threadpool(store.snapshot, table)
+        latest, records = await run_in_threadpool(store.since, table, after)
         if latest.seq <= after:
             return None
-        records = await run_in_threadpool(store.records, table.id, after)
         return {
             "kind": "state",
             "seq": latest.seq,
             "state": latest.state,
-            "events": [r.as_json() for r in records if r.seq <= latest.seq],
+            "events": [r.as_json() for r in records],
         }
 
     messages = stream_messages(
