@@ -264,8 +264,9 @@ class TrackerTimes:
     """A region must have been still this long before a card in it is believed."""
     confirm_s: float = 0.3
     """A new card must be seen again, in place, this much later to count as arrived."""
-    gone_s: float = 0.4
-    """A card missing from a still region this long (and twice) has left the table."""
+    gone_s: float = 0.8
+    """A card missing from a still region this long (and twice) has left the table (a hand
+    resting on a card for a moment does not make it leave)."""
     busy_interval_s: float = 0.5
     """While something keeps moving somewhere, still look this often."""
 
