@@ -55,7 +55,7 @@ def draw(frame: np.ndarray, watcher: Watcher, t: float) -> np.ndarray:
         cx, cy = g.centre[0] * w, g.centre[1] * h
         r = 0.44 * min(w, h)
         x = int(np.clip(cx + math.cos(a) * r * w / h, 30, w - 30))
-        y = int(np.clip(cy + math.sin(a) * r, 15, h - 45 * scale))
+        y = int(np.clip(cy + math.sin(a) * r, 15, h - 28 * scale - 24))
         turn = watcher.log.to_move() == seat and not watcher.complete
         _label(out, f"seat {seat}" + (" *" if turn else ""), (x, y), (255, 255, 255), scale * 0.9)
     score = watcher.log.running_score()
@@ -63,15 +63,9 @@ def draw(frame: np.ndarray, watcher: Watcher, t: float) -> np.ndarray:
     text = "  ".join(f"{n}: {v}" for n, v in zip(names, score, strict=True))
     done, _ = watcher.log.tricks()
     header = f"{watcher.spec.game}  trick {min(len(done) + 1, watcher.spec.tricks)}/{watcher.spec.tricks}  {text}  t={t:.1f}s"
-    cv2.rectangle(out, (0, 0), (w, int(28 * scale + 10)), (0, 0, 0), -1)
-    cv2.putText(
-        out,
-        header,
-        (8, int(22 * scale + 4)),
-        FONT,
-        scale * 0.8,
-        (255, 255, 255),
-        max(1, round(scale * 1.5)),
-        cv2.LINE_AA,
-    )
+    bar = int(28 * scale + 10)
+    cv2.rectangle(out, (0, h - bar), (w, h), (0, 0, 0), -1)
+    org = (8, h - bar + int(22 * scale + 4))
+    thick = max(1, round(scale * 1.5))
+    cv2.putText(out, header, org, FONT, scale * 0.8, (255, 255, 255), thick, cv2.LINE_AA)
     return out
