@@ -317,7 +317,9 @@ class Store:
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
                 return repeat(done)
-            snap = self._fresh(conn, meta)
+            # the cached replay, unread: if another process appended meanwhile, our seq is
+            # taken and the unique key refuses the insert (IntegrityError: append retries)
+            snap = self._snapshots.get(meta.id) or self._fresh(conn, meta)
             try:
                 new = snap.extend(snap.seq + 1, payload)
             except (RulesError, FieldError):
