@@ -12,6 +12,7 @@ the database and replays only what is new (several workers may share the databas
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -313,15 +314,23 @@ class Store:
                 )
             return done, None
 
+        def validate(conn: Connection) -> Snapshot:
+            """The table after the event. Accepted by the cached replay, unread: if another
+            process appended meanwhile, our seq is taken and the unique key refuses the insert
+            (IntegrityError: append retries). Refused: only by the log as it is now."""
+            cached = self._snapshots.get(meta.id)
+            if cached is not None:
+                with contextlib.suppress(RulesError, FieldError):
+                    return cached.extend(cached.seq + 1, payload)
+            snap = self._fresh(conn, meta)
+            return snap.extend(snap.seq + 1, payload)
+
         def work(conn: Connection) -> tuple[EventRecord, Snapshot | None]:
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
                 return repeat(done)
-            # the cached replay, unread: if another process appended meanwhile, our seq is
-            # taken and the unique key refuses the insert (IntegrityError: append retries)
-            snap = self._snapshots.get(meta.id) or self._fresh(conn, meta)
             try:
-                new = snap.extend(snap.seq + 1, payload)
+                new = validate(conn)
             except (RulesError, FieldError):
                 # PostgreSQL (read committed): another worker may have committed this very
                 # event between the key lookup and the read of the log; then it is a repeat

@@ -116,3 +116,29 @@ def test_two_stores_racing_one_table_on_one_file_apply_each_event_once(tmp_path:
         assert [r.seq for r in s.records(meta.id)] == list(range(1, len(events) + 1))
         assert [r.payload for r in s.records(meta.id)] == events
         s.engine.dispose()
+
+
+def test_a_store_with_a_stale_cache_decides_on_the_log_as_it_is(tmp_path: Path) -> None:
+    """Store B read the table before store A (another process) appended: an event the stale
+    replay refuses but the log allows is accepted; one the stale replay accepts collides on
+    the seq and is applied after A's events. Nothing is refused or lost for staleness."""
+    url = f"sqlite:///{tmp_path / 'stale.db'}"
+    a, b = Store(make_engine(url)), Store(make_engine(url))
+    migrate(a.engine)
+    meta, _ = a.create_table("T", "clabber", PLAYERS4, {})
+    b.snapshot(meta)  # B caches the empty table
+    a.append(meta, DEAL, "scorer")
+    # stale B: "a game starts with a deal"; the log: seat 1's bid is right
+    assert b.append(meta, {"type": "bid", "seat": 1, "bid": "pass"}, "scorer").record.seq == 2
+    a.append(meta, {"type": "bid", "seat": 2, "bid": "pass"}, "scorer")  # A is stale now too
+    b_cached = b.snapshot(meta).seq
+    assert b_cached == 3
+    a.append(meta, {"type": "bid", "seat": 3, "bid": "pass"}, "scorer")  # seq 4, B unaware
+    # stale B accepts an undo (of seq 3): its seq 4 is taken; retried on the fresh log
+    undone = b.append(meta, {"type": "undo"}, "scorer")
+    assert undone.record.seq == 5
+    log = [(r.seq, r.payload["type"]) for r in a.records(meta.id)]
+    assert log == [(1, "deal"), (2, "bid"), (3, "bid"), (4, "bid"), (5, "undo")]
+    assert undone.state["current"]["to_move"] == 3  # seat 3's pass was the one undone
+    for s in (a, b):
+        s.engine.dispose()
