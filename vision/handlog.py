@@ -33,6 +33,9 @@ class PlayEvent:
     track_id: int
     seat_note: str = ""
     prior: np.ndarray = field(default_factory=lambda: np.ones(52))
+    views: list[np.ndarray] = field(default_factory=list)
+    """Every clear reading of the card (its first sightings, then looks while it rested):
+    ``probs`` is their combination."""
     """The game's prior for this play apart from cards played (deck, elsewhere, voids)."""
 
     @property

@@ -209,6 +209,9 @@ def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> boo
     return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
 
 
+MAX_VIEWS = 6
+"""Upright warps kept per card: the first sightings, then later looks while it rests."""
+
 MOVED = 0.08
 """A card whose corners shifted by more than this fraction of its size is not where it lay:
 a card slid in never lands exactly where the last one lay."""
@@ -385,6 +388,8 @@ class CardTracker:
                     tr.status = "present"
                     tr.crops.append(crops[i])
                     arrived.append(tr)
+                elif tr.status == "present" and len(tr.crops) < MAX_VIEWS:
+                    tr.crops.append(crops[i])  # another look at a resting card
                 continue
             if not quiet(tr.quad):
                 continue

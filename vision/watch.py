@@ -82,6 +82,7 @@ class Watcher:
         self.fixture_places: dict[Card, np.ndarray] = {}
         self.ignored_tracks: set[int] = set()
         self.play_of_track: dict[int, int] = {}
+        self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.size = (0, 0)
         self.detections = 0
         self.frames = 0
@@ -109,7 +110,28 @@ class Watcher:
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
+        if self._look_again():
+            events.extend(self._revise(t))
         return events
+
+    def _look_again(self) -> bool:
+        """Read the new views of resting played cards; clear ones join the play's evidence.
+        True when some play's evidence changed (the hand is then read together again)."""
+        changed = False
+        for tr in self.tracker.live():
+            index = self.play_of_track.get(tr.id)
+            seen = self.views_read.get(tr.id, len(tr.crops))
+            if index is None or len(tr.crops) <= seen:
+                continue
+            self.views_read[tr.id] = len(tr.crops)
+            play = self.log.plays[index]
+            for probs in self.reader(tr.crops[seen:]):
+                # only a clear view counts: a hand resting on the card is not evidence
+                if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6:
+                    play.views.append(np.asarray(probs, np.float64))
+                    play.probs = combine(play.views)
+                    changed = True
+        return changed
 
     def _replaceable(self, tr: Track, seen: set[int]) -> bool:
         """A played card may give its place to another only once its trick is complete and
@@ -286,6 +308,8 @@ class Watcher:
         )
         self.log.plays.append(play)
         self.play_of_track[tr.id] = play.index
+        self.views_read[tr.id] = len(tr.crops)
+        play.views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
         return WatchEvent("play", t, play=play)
 
     def _trick_events(self, t: float) -> list[WatchEvent]:
