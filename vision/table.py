@@ -267,9 +267,8 @@ class TrackerTimes:
     """A region must have been still this long before a card in it is believed."""
     confirm_s: float = 0.3
     """A new card must be seen again, in place, this much later to count as arrived."""
-    gone_s: float = 0.8
-    """A card missing from a still region this long (and twice) has left the table (a hand
-    resting on a card for a moment does not make it leave)."""
+    gone_s: float = 0.4
+    """A card missing from a still region this long (and twice) has left the table."""
     busy_interval_s: float = 0.5
     """While something keeps moving somewhere, still look this often."""
 
@@ -370,6 +369,7 @@ class CardTracker:
                 and quiet(quads[i])
                 and (
                     moved(tr.quad, quads[i])
+                    or tr.misses > 0  # its place was seen empty since: another card
                     or (self.same is not None and not self.same(tr, crops[i]))
                 )
             ):
