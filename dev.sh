@@ -2,7 +2,8 @@
 # trickcam's developer tasks. Each task sets up what it needs first, so each works on a fresh
 # clone of a fresh machine that has Python >= 3.11 (and, for the vision tests, Debian's apt).
 #
-#   ./dev.sh demo     set up and run the main job (the bundled demo)
+#   ./dev.sh demo     set up and run the main job: trickcam demo (extra arguments pass through,
+#                     e.g. ./dev.sh demo --serve to follow the hand on the live web page)
 #   ./dev.sh test     set up everything (dev + train extras, Debian packages) and run the suite:
 #                     ruff check, ruff format --check, mypy --strict rules, pytest
 #   ./dev.sh setup    only set up the runtime environment (.venv)
@@ -78,7 +79,7 @@ case "$task" in
     ;;
   demo)
     setup ""
-    exec "$VENV/bin/trickcam" score --format text datasets/samples/clabber_match.json "$@"
+    exec "$VENV/bin/trickcam" demo "$@"
     ;;
   test)
     setup "dev,train"
@@ -89,7 +90,7 @@ case "$task" in
     log "pytest"; exec "$VENV/bin/python" -m pytest "$@"
     ;;
   *)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     [ "$task" = help ] || exit 2
     ;;
 esac

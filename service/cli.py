@@ -14,6 +14,9 @@ from collections.abc import Sequence
 
 # (subcommand name, module that registers it). Order is the order of --help.
 COMMANDS: tuple[tuple[str, str], ...] = (
+    ("demo", "vision.cmd_demo"),
+    ("watch", "vision.cmd_watch"),
+    ("calibrate", "vision.cmd_calibrate"),
     ("score", "service.cmd_score"),
     ("serve", "service.cmd_serve"),
     ("recognize", "vision.cmd_recognize"),
@@ -26,11 +29,16 @@ trickcam keeps the score of trick-taking card games (Evansville Clabber, Klaberj
 Jass-deux, Clag) from a camera pointed at the table, and referees every play.
 
 examples:
+  trickcam demo                          play the bundled rendered Clabber hand through the camera pipeline
+  trickcam watch --game clabber --source 0 --dealer 3 --upcard 9H --bidding pass,play --out hand.json
+                                         follow a real table through camera 0, write the hand record
+  trickcam calibrate --source 0 --players 4 --out table.json   seats from one frame
   trickcam score match.json              score a hand or match record, one JSON line each
   trickcam score --format text match.json    a score sheet a club would recognise
   trickcam serve --db club.db            run the live scoring service (API at /docs)
   trickcam recognize photo.jpg --json    name every card lying face up in a photo
   trickcam dataset synth                 render card decks into training images
+  trickcam dataset video --game clabber --seed 1 hand.mp4   render a whole hand being played
   trickcam train                         train the card classifier, export models/cards.onnx
   trickcam COMMAND --help                what each command takes
 """

@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--workers", type=int, default=1, help="processes (same result; default 1)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=run_synth)
+    from vision.cmd_dataset_video import register_video
+
+    register_video(what)
     p.set_defaults(func=lambda _args: _usage(p))
 
 
