@@ -7,6 +7,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "clabber_hand.mp4"
 
@@ -20,6 +21,11 @@ examples:
   trickcam demo
   trickcam demo --fast                      as fast as the machine reads it
   trickcam demo --annotate seen.mp4         also write the annotated video
+  trickcam demo --serve                     also start 'trickcam serve', open a table and post
+                                            every event to it: follow the hand on the printed
+                                            live page (http://127.0.0.1:PORT/tables/ID); the
+                                            server runs until Ctrl-C
+  trickcam demo --serve --port 8000 --fast --exit   a fixed port; stop the server at the end
 """
 
 
@@ -38,6 +44,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", type=Path, help="where to write the record (default: a temp folder)")
     p.add_argument("--post", metavar="URL", help="also post the events to a 'trickcam serve' table")
     p.add_argument("--token", help="the table's scorer token (with --post)")
+    p.add_argument(
+        "--serve",
+        action="store_true",
+        help="start 'trickcam serve' (a temporary database), open a table, post to it",
+    )
+    p.add_argument("--port", type=int, help="the port for --serve (default: a free one)")
+    p.add_argument(
+        "--exit", action="store_true", help="with --serve: stop the server at the end of the hand"
+    )
     p.set_defaults(func=run)
 
 
@@ -54,7 +69,6 @@ def watch_argv(truth: dict[str, object], video: Path, out: Path) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision import cmd_watch
     from vision.tablevideo import load_truth
 
     truth_path = args.video.with_suffix(".json")
@@ -63,6 +77,25 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError, KeyError) as exc:
         print(f"trickcam demo: {truth_path}: cannot read the true record ({exc})", file=sys.stderr)
         return 2
+    if args.serve:
+        from vision.demo_server import run_served
+
+        if args.post:
+            print("trickcam demo: --serve posts to its own server; drop --post", file=sys.stderr)
+            return 2
+        return run_served(args, lambda url, token: play(args, truth, url, token))
+    if args.port is not None or args.exit:
+        print("trickcam demo: --port and --exit go with --serve", file=sys.stderr)
+        return 2
+    return play(args, truth, args.post, args.token)
+
+
+def play(
+    args: argparse.Namespace, truth: dict[str, Any], post: str | None, token: str | None
+) -> int:
+    """Watch the video (posting to ``post`` if given); compare what was read with the truth."""
+    from vision import cmd_watch
+
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp) / "hand.json"
         argv = watch_argv(truth, args.video, out)
@@ -70,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
             argv.append("--pace")
         if args.annotate:
             argv += ["--annotate", str(args.annotate)]
-        if args.post:
-            argv += ["--post", args.post, "--token", args.token or ""]
+        if post:
+            argv += ["--post", post, "--token", token or ""]
         print(f"trickcam demo: watching {args.video} (a rendered Clabber hand, deck "
               f"{truth['look']['deck']}); Ctrl-C stops")  # fmt: skip
         code = cmd_watch.main(argv)
