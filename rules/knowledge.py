@@ -15,7 +15,7 @@ Values are frozen; every method returns a new :class:`TableKnowledge` and the re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from rules.cards import Card, Suit
 from rules.errors import CardAlreadyPlayed, IllegalEvent
@@ -51,6 +51,42 @@ class RenegeEvidence:
             "proof_trick": self.proof_trick,
             "detail": self.detail,
         }
+
+
+RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenRenege:
+    """A renege the cards (or the referee) proved, with its status: applied at once, or
+    pending until a referee confirms or dismisses it (a ruleset option of each game)."""
+
+    evidence: RenegeEvidence
+    status: RenegeStatus
+
+    @property
+    def seat(self) -> int:
+        return self.evidence.seat
+
+    @property
+    def team(self) -> int:
+        """The reneging side in the partnership games (seats 0+2 are team 0, 1+3 team 1); in a
+        two-player game this is the seat itself."""
+        return self.evidence.seat % 2
+
+    @property
+    def counts(self) -> bool:
+        return self.status in ("applied", "confirmed")
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
+
+    number: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
 
 
 @dataclass(frozen=True, slots=True)

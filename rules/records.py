@@ -12,7 +12,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from rules.errors import RecordError
+from rules.cards import Card
+from rules.errors import RecordError, RulesError
 
 GAME_RECORD_MODULES: dict[str, str] = {
     "clabber": "rules.clabber.records",
@@ -36,6 +37,16 @@ def _module(record: object) -> Any:
         return importlib.import_module(GAME_RECORD_MODULES[game])
     except ModuleNotFoundError:
         raise RecordError("game", f"game {game!r} is not implemented yet") from None
+
+
+def record_card(value: object, field: str) -> Card:
+    """A card code read from a record's ``field``; a :class:`RecordError` naming the field."""
+    if not isinstance(value, str):
+        raise RecordError(field, f"expected a card code such as '10H', got {value!r}")
+    try:
+        return Card.parse(value)
+    except RulesError as exc:
+        raise RecordError(field, str(exc)) from None
 
 
 def score_record(record: object) -> dict[str, object]:

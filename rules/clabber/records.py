@@ -42,6 +42,7 @@ from rules.clabber.scoring import HandResult, hand_result
 from rules.clabber.sheet import format_text
 from rules.errors import RecordError, RulesError
 from rules.events import Bid, Declare, Play, Show
+from rules.records import record_card as _card
 
 __all__ = ["format_text", "hand_events", "score_hand", "score_match", "score_record"]
 
@@ -65,15 +66,6 @@ def _rules(options: object, field: str, base: ClabberRules = DEFAULT_RULES) -> C
     try:
         return ClabberRules.from_options(merged)
     except (RulesError, TypeError) as exc:
-        raise RecordError(field, str(exc)) from None
-
-
-def _card(value: object, field: str) -> Card:
-    if not isinstance(value, str):
-        raise RecordError(field, f"expected a card code such as '10H', got {value!r}")
-    try:
-        return Card.parse(value)
-    except RulesError as exc:
         raise RecordError(field, str(exc)) from None
 
 

@@ -7,34 +7,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.cards import Card
-from rules.clabber.ruleset import team_of
-from rules.knowledge import RenegeEvidence
+from rules.knowledge import ProvenRenege, RenegeStatus, Trick
 
-RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
-
-    number: int
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class ProvenRenege:
-    evidence: RenegeEvidence
-    status: RenegeStatus
-
-    @property
-    def team(self) -> int:
-        return team_of(self.evidence.seat)
-
-    @property
-    def counts(self) -> bool:
-        return self.status in ("applied", "confirmed")
+__all__ = ["Claim", "Declared", "ProvenRenege", "RenegeStatus", "Trick"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from rules.clag.schedule import (
 from rules.clag.scoring import ranking
 from rules.clag.state import RoundState
 from rules.errors import RecordError, RulesError
+from rules.records import record_card as _card
 
 __all__ = ["format_text", "game_record", "round_record", "score_record", "score_round"]
 
@@ -69,15 +70,6 @@ def _ruleset(options: object, where: str) -> ClagRuleset:
         raise RecordError(where, f"expected an object of options, got {options!r}")
     try:
         return ClagRuleset.from_options(options)
-    except RulesError as exc:
-        raise RecordError(where, str(exc)) from None
-
-
-def _card(text: object, where: str) -> Card:
-    if not isinstance(text, str):
-        raise RecordError(where, f"expected a card code such as '10H', got {text!r}")
-    try:
-        return Card.parse(text)
     except RulesError as exc:
         raise RecordError(where, str(exc)) from None
 

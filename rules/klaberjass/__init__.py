@@ -13,7 +13,7 @@ rules.md "Klaberjass". The public API mirrors Clabber's:
 
 from rules.klaberjass.bidding import Auction, IllegalBid
 from rules.klaberjass.events import Deal, ExchangeDix
-from rules.klaberjass.hand import KlaberjassHand, ProvenRenege, Trick, replay
+from rules.klaberjass.hand import KlaberjassHand, replay
 from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.melds import Meld, bella, best_melds, runs, sequence_winner
 from rules.klaberjass.ruleset import KlaberjassRules
@@ -28,6 +28,7 @@ from rules.klaberjass.tables import (
     renege_witnesses,
     trick_winner,
 )
+from rules.knowledge import ProvenRenege, Trick
 
 __all__ = [
     "HAND_TOTAL",

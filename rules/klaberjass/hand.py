@@ -43,35 +43,17 @@ from rules.klaberjass.events import Deal, ExchangeDix
 from rules.klaberjass.melds import Meld, runs
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.tables import DECK, DECK_SET, trick_winner
-from rules.knowledge import MustHold, RenegeEvidence, TableKnowledge
+from rules.knowledge import (
+    MustHold,
+    ProvenRenege,
+    RenegeEvidence,
+    RenegeStatus,
+    TableKnowledge,
+    Trick,
+)
 
 Phase = Literal["deal", "bidding", "play", "over"]
 End = Literal["", "complete", "renege", "redeal", "misdeal"]
-RenegeStatus = Literal["applied", "pending", "confirmed", "dismissed"]
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: ``number`` (1-based), seats and cards in play order, winning seat."""
-
-    number: int
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class ProvenRenege:
-    evidence: RenegeEvidence
-    status: RenegeStatus
-
-    @property
-    def seat(self) -> int:
-        return self.evidence.seat
-
-    @property
-    def counts(self) -> bool:
-        return self.status in ("applied", "confirmed")
 
 
 @dataclass(frozen=True, slots=True)

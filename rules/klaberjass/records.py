@@ -42,6 +42,7 @@ from rules.klaberjass.hand import KlaberjassHand
 from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.scoring import HandResult, score_hand
+from rules.records import record_card as _card
 
 GAME = "klaberjass"
 _RULE_FIELDS = {f.name: f for f in fields(KlaberjassRules) if f.name != "players"}
@@ -67,15 +68,6 @@ def read_rules(raw: object, base: KlaberjassRules, where: str = "options") -> Kl
     try:
         return type(base)(**{**{f: getattr(base, f) for f in _RULE_FIELDS}, **values,
                                   "players": base.players})  # fmt: skip
-    except RulesError as exc:
-        raise RecordError(where, str(exc)) from None
-
-
-def _card(raw: object, where: str) -> Card:
-    if not isinstance(raw, str):
-        raise RecordError(where, f"expected a card code such as '10H', got {raw!r}")
-    try:
-        return Card.parse(raw)
     except RulesError as exc:
         raise RecordError(where, str(exc)) from None
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from rules.cards import Card, Rank, Suit
 from rules.errors import IllegalEvent
-from rules.klaberjass.hand import KlaberjassHand, ProvenRenege, Trick
+from rules.klaberjass.hand import KlaberjassHand
 from rules.klaberjass.melds import BELLA_POINTS, Meld, sequence_winner
 from rules.klaberjass.tables import HAND_TOTAL, LAST_TRICK_BONUS, card_points
+from rules.knowledge import ProvenRenege, Trick
 
 
 @dataclass(frozen=True, slots=True)
