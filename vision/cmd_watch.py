@@ -38,6 +38,7 @@ examples:
       --contracts 1,0,2,0,1 --source frames/ --fps 4 --out round.json
   trickcam watch ... --post http://localhost:8000/api/tables/T1 --token SCORER_TOKEN
   trickcam watch ... --correct 7=QH      a person corrects play 7 (0-based): an event, replayed
+  trickcam watch --game clag --round 12 ... --name 7=AS   play 7, a wild two, names AS
 """
 
 
@@ -90,6 +91,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--evidence", type=Path, help="write each play's card image to this folder")
     p.add_argument("--correct", action="append", default=[], metavar="N=CARD",
                    help="play N (0-based) was CARD: a correction event (repeatable)")  # fmt: skip
+    p.add_argument("--name", action="append", default=[], metavar="N=CARD", dest="names",
+                   help="Clag round 12: play N (0-based), a wild two, names CARD (repeatable)")  # fmt: skip
     p.add_argument("--model", type=Path, help="card classifier (default models/cards.onnx)")
     p.add_argument("--pace", action="store_true", help="play files at their own speed (demos)")
     p.add_argument("--quiet", action="store_true", help="no live lines, no progress bar")
@@ -221,6 +224,11 @@ def watch_record(watcher: Watcher, source: str, stopped: str) -> dict[str, objec
             for c in watcher.log.corrections
         ],
         "to_confirm": [p.index for p in watcher.log.plays if p.confirm],
+        "names": [
+            {"play": n.index, "card": str(n.card), "by": n.by, "t": n.t}
+            for n in watcher.log.namings
+        ],
+        "awaiting_names": watcher.log.awaiting_names(),
         "frames": watcher.frames,
         "detections": watcher.detections,
     }
@@ -237,6 +245,11 @@ def run(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
         geometry = TableGeometry.load(args.table) if args.table else None
         corrections = [_correction(c) for c in args.correct]
+        names = [_correction(c, "--name") for c in args.names]
+        if names and not spec.wild_twos:
+            raise RulesError(
+                f"--name {args.names[0]!r}: twos are wild only in Clag round 12 (--game clag --round 12)"
+            )
         source = (
             open_source(args.source, args.fps, log=_warn)
             if _is_live(args.source)
@@ -252,7 +265,11 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, SourceError, TableFileError, ModelError, ValueError) as exc:
         print(f"trickcam watch: {exc}", file=sys.stderr)
         return 2
-    return loop(args, spec, watcher, source, corrections)
+    return loop(args, spec, watcher, source, corrections, names)
+
+
+def _wild_line(index: int, card: object, t: float) -> str:
+    return f"{t:7.1f}s  play {index}: {card} is wild — name it with --name {index}=CARD"
 
 
 def _is_live(spec: str) -> bool:
@@ -263,17 +280,17 @@ def _warn(msg: str) -> None:
     print(f"trickcam watch: {msg}", file=sys.stderr)
 
 
-def _correction(text: str) -> tuple[int, str]:
+def _correction(text: str, option: str = "--correct") -> tuple[int, str]:
     index, sep, card = text.partition("=")
     if not sep or not index.strip().isdigit():
-        raise RulesError(f"--correct {text!r}: expected N=CARD, e.g. 7=QH")
+        raise RulesError(f"{option} {text!r}: expected N=CARD, e.g. 7=QH")
     from rules.cards import Card
 
     return int(index), str(Card.parse(card))
 
 
 def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any,
-         corrections: list[tuple[int, str]]) -> int:  # fmt: skip
+         corrections: list[tuple[int, str]], names: list[tuple[int, str]] | None = None) -> int:  # fmt: skip
     """Run the watcher over the source, print, post, annotate; write the record at the end."""
     from vision.overlay import draw
 
@@ -291,6 +308,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     stopped = "end of source"
     start = time.monotonic()
     pending = dict(corrections)
+    pending_names = dict(names or [])
     try:
         for frame in source:
             if args.pace and not getattr(source, "live", False):
@@ -316,6 +334,17 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                         if poster is not None and seq is not None:
                             poster.add({"type": "correct", "seq": seq,
                                         "event": {"type": "play", "seat": ev.play.seat, "card": str(fix.card)}})  # fmt: skip
+                    if ev.play.index in pending_names:
+                        named = watcher.log.name(
+                            ev.play.index, pending_names.pop(ev.play.index), "--name", frame.t
+                        )
+                        say(
+                            f"{frame.t:7.1f}s  --name {named.index}: {ev.play.card} names {named.card}"
+                        )
+                        if poster is not None:
+                            poster.add({"type": "name", "seat": ev.play.seat, "card": str(named.card)})  # fmt: skip
+                    elif ev.play.index in watcher.log.awaiting_names():
+                        say(_wild_line(ev.play.index, ev.play.card, frame.t))
                 if args.evidence and ev.play is not None:
                     args.evidence.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(
@@ -348,7 +377,15 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     say(
         f"record written to {args.out} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
     )  # type: ignore[index]
-    if watcher.complete:
+    waiting = watcher.log.awaiting_names()
+    if waiting:
+        cards = watcher.log.cards()
+        _warn(
+            "not scored: wild twos await the card they name: "
+            + ", ".join(f"play {i} ({cards[i][1]})" for i in waiting)
+            + " (give --name N=CARD for each)"
+        )
+    elif watcher.complete:
         from rules.records import format_text, score_record
 
         try:

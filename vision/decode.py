@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.cards import DECK_52, Card, Suit
+from rules.cards import DECK_52, Card, Rank, Suit
 
 CARD_LABELS: tuple[Card, ...] = DECK_52
 """The classifier's first 52 outputs are these cards (``vision.preprocess.LABELS`` order)."""
@@ -52,6 +52,8 @@ class Knowledge:
     """Cards known not to be in any hand (Clag's turned trump card)."""
     void: frozenset[Suit] = frozenset()
     """Suits the playing seat has shown it is out of (soft: playing one is a renege)."""
+    wild_twos: bool = False
+    """Clag round 12: a two may be played at any time, so a void never makes a two unlikely."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,8 @@ def prior(knowledge: Knowledge) -> np.ndarray:
     for i, c in enumerate(CARD_LABELS):
         if c not in knowledge.deck or c in knowledge.played or c in knowledge.elsewhere:
             continue
-        weights[i] = VOID_PRIOR if c.suit in knowledge.void else 1.0
+        wild = knowledge.wild_twos and c.rank is Rank.TWO
+        weights[i] = VOID_PRIOR if c.suit in knowledge.void and not wild else 1.0
     return weights
 
 

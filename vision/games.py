@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from rules.cards import DECK_24, DECK_32, DECK_52, Card, Suit
+from rules.cards import DECK_24, DECK_32, DECK_52, Card, Rank, Suit
+from rules.clag.schedule import WILD_TWOS_ROUND
+from rules.clag.tricks import WildTwo, effective, winning_index
 from rules.errors import RulesError
 
 GAMES = ("clabber", "klaberjass", "belote", "clag")
@@ -33,11 +35,13 @@ class GameSpec:
     dealer: int
     tricks: int
     """Tricks in the hand: every player plays this many cards."""
-    winner: Callable[[Sequence[Card]], int]
-    """Index of the winning card of a complete trick (play order)."""
+    winner: Callable[[Sequence[Card | WildTwo]], int]
+    """Index of the winning card of a complete trick (play order). With wild twos an entry
+    is a :class:`WildTwo` once named; a two not yet named counts as a low card of its suit,
+    provisionally (the record is not scored until every two is named)."""
     must_trump: bool
     """Not following a plain lead shows the seat is out of trump too (Clabber, Klaberjass)."""
-    points: Callable[[Sequence[Card]], int]
+    points: Callable[[Sequence[Card | WildTwo]], int]
     """What a trick is worth to its winner for the live score (card points, or 1 a trick)."""
     teams: bool
     """Partnerships: seats 0+2 and 1+3 score together."""
@@ -47,16 +51,29 @@ class GameSpec:
     """Cards lying face up before the first lead that are not plays (upcard, trump card)."""
     elsewhere: frozenset[Card] = field(default_factory=frozenset)
     """Cards in no hand (Clag's turned trump card): never a play."""
+    wild_twos: bool = False
+    """Clag round 12: a two may be played at any time and counts as the card its player
+    names aloud (a :class:`rules.clag.tricks.WildTwo`, written ``"2H=AS"``), which the camera
+    cannot see: a person enters it (``--name``)."""
 
     @property
     def first_leader(self) -> int:
         return (self.dealer + 1) % self.players
 
-    def voids(self, card: Card, trick: Sequence[Card]) -> frozenset[Suit]:
-        """Suits a seat shows it is out of by playing ``card`` to ``trick`` (lead first)."""
+    def voids(self, card: Card | WildTwo, trick: Sequence[Card | WildTwo]) -> frozenset[Suit]:
+        """Suits a seat shows it is out of by playing ``card`` to ``trick`` (lead first).
+        With wild twos a two shows nothing (it may be played at any time), and a trick led
+        by a two not yet named has no known led suit."""
         if not trick:
             return frozenset()
-        lead = trick[0].suit
+        if self.wild_twos:
+            first = trick[0]
+            if isinstance(card, WildTwo) or card.rank is Rank.TWO:
+                return frozenset()
+            if not isinstance(first, WildTwo) and first.rank is Rank.TWO:
+                return frozenset()  # the lead is a two not yet named
+        lead = effective(trick[0]).suit
+        card = effective(card)
         if card.suit == lead:
             return frozenset()
         out = {lead}
@@ -69,7 +86,7 @@ class GameSpec:
             out.add(self.trump)
         return frozenset(out)
 
-    def record(self, tricks: Sequence[Sequence[Card]]) -> dict[str, object]:
+    def record(self, tricks: Sequence[Sequence[Card | WildTwo]]) -> dict[str, object]:
         """The hand record ``trickcam score`` reads."""
         return {"game": self.game, **self.header, "tricks": [[str(c) for c in t] for t in tricks]}
 
@@ -201,7 +218,6 @@ def clag(
     trump: str | None,
     contracts: str | Sequence[int] | None,
 ) -> GameSpec:
-    from rules.clag import tricks as T
     from rules.clag.schedule import (
         DEALER_CHOOSES_TRUMP_ROUND,
         check_players,
@@ -253,11 +269,13 @@ def clag(
         trump=trump_suit,
         dealer=dealer,
         tricks=hand_size(round_no),
-        winner=lambda cards: T.trick_winner(list(cards), trump_suit, round=round_no),
+        # winning_index, not trick_winner: a round-12 two not yet named is taken as it lies
+        winner=lambda cards: winning_index(list(cards), trump_suit, round_no),
         must_trump=False,
         points=lambda cards: 1,
         teams=False,
         header=header,
         fixtures=() if turned is None else (turned,),
         elsewhere=frozenset() if turned is None else frozenset({turned}),
+        wild_twos=round_no == WILD_TWOS_ROUND,
     )

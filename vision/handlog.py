@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rules.cards import Card, Suit
+from rules.cards import Card, Rank, Suit
+from rules.clag.tricks import WildTwo
 from vision.decode import LABELS, Reading
 from vision.games import GameSpec
 
@@ -72,11 +73,26 @@ class Correction:
     by: str = ""
 
 
+@dataclass(frozen=True)
+class Naming:
+    """A person says the wild two of play ``index`` names ``card`` (Clag round 12): the
+    ``NameWild`` event the camera cannot see, replayed into the record as ``"2H=AS"``."""
+
+    index: int
+    card: Card
+    t: float = 0.0
+    by: str = ""
+
+
+Entry = Card | WildTwo
+"""A play as the record writes it: a card, or a named wild two."""
+
+
 @dataclass
 class TrickDone:
     number: int
     seats: tuple[int, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Entry, ...]
     winner: int
     points: int
     gathered: bool = False
@@ -106,6 +122,7 @@ class HandLog:
     spec: GameSpec
     plays: list[PlayEvent] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
+    namings: list[Naming] = field(default_factory=list)
 
     def cards(self) -> list[tuple[int, Card]]:
         """(seat, card) per play, corrections applied in order."""
@@ -115,12 +132,35 @@ class HandLog:
                 out[c.index] = (out[c.index][0], c.card)
         return out
 
-    def tricks(self) -> tuple[list[TrickDone], list[tuple[int, Card]]]:
+    def entries(self) -> list[tuple[int, Entry]]:
+        """(seat, entry) per play: :meth:`cards`, with each wild two that has been named
+        (the latest naming wins) as a :class:`WildTwo`."""
+        out: list[tuple[int, Entry]] = list(self.cards())
+        if not self.spec.wild_twos:
+            return out
+        for n in self.namings:
+            seat, card = out[n.index]
+            two = card.card if isinstance(card, WildTwo) else card
+            if two.rank is Rank.TWO:
+                out[n.index] = (seat, WildTwo(two, n.card))
+        return out
+
+    def awaiting_names(self) -> list[int]:
+        """Plays (0-based) that are wild twos still waiting for the card they name."""
+        if not self.spec.wild_twos:
+            return []
+        return [
+            i
+            for i, (_, e) in enumerate(self.entries())
+            if not isinstance(e, WildTwo) and e.rank is Rank.TWO
+        ]
+
+    def tricks(self) -> tuple[list[TrickDone], list[tuple[int, Entry]]]:
         """Complete tricks (with winners) and the plays of the trick in progress."""
         done: list[TrickDone] = []
-        current: list[tuple[int, Card]] = []
+        current: list[tuple[int, Entry]] = []
         n = self.spec.players
-        for seat, card in self.cards():
+        for seat, card in self.entries():
             current.append((seat, card))
             if len(current) == n:
                 cards = tuple(c for _, c in current)
@@ -168,3 +208,13 @@ class HandLog:
         c = Correction(index, Card.parse(card) if isinstance(card, str) else card, t, by)
         self.corrections.append(c)
         return c
+
+    def name(self, index: int, card: Card | str, by: str = "", t: float = 0.0) -> Naming:
+        """Play ``index``, a wild two, names ``card`` (an event; the latest naming counts)."""
+        if not self.spec.wild_twos:
+            raise ValueError(f"play {index} names a card: twos are wild only in Clag round 12")
+        if not 0 <= index < len(self.plays):
+            raise IndexError(f"play {index}: the log has {len(self.plays)} plays")
+        n = Naming(index, Card.parse(card) if isinstance(card, str) else card, t, by)
+        self.namings.append(n)
+        return n

@@ -286,10 +286,14 @@ class Watcher:
             played=played,
             elsewhere=self.spec.elsewhere,
             void=self.log.voids(seat),
+            wild_twos=self.spec.wild_twos,
         )
         reading = decode(probs, knowledge)
         void_only = Knowledge(
-            deck=self.spec.deck, elsewhere=self.spec.elsewhere, void=knowledge.void
+            deck=self.spec.deck,
+            elsewhere=self.spec.elsewhere,
+            void=knowledge.void,
+            wild_twos=self.spec.wild_twos,
         )
         done, _ = self.log.tricks()
         play = PlayEvent(

@@ -85,6 +85,15 @@ def test_a_reading_the_void_prior_changed_is_marked_naming_the_renege() -> None:
     assert "renege" in r.reason
 
 
+def test_in_clag_round_12_a_two_is_never_a_renege() -> None:
+    """rules.md round 12: a two may be played at any time, so a void does not make it unlikely."""
+    void = frozenset({Suit.SPADES})
+    probs = mix(_2S=0.5, _3C=0.45)
+    assert decode(probs, Knowledge(frozenset(DECK_52), void=void)).card == Card.parse("3C")
+    wild = decode(probs, Knowledge(frozenset(DECK_52), void=void, wild_twos=True))
+    assert wild.card == Card.parse("2S") and "renege" not in wild.reason
+
+
 def test_back_and_none_are_not_faces() -> None:
     p = np.zeros(len(LABELS))
     p[LABELS.index("back")] = 0.9

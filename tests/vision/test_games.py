@@ -57,6 +57,20 @@ def test_clabber_trump_comes_from_the_calls(bidding: str, trump: Suit) -> None:
             "KC",
             {Suit.CLUBS},
         ),
+        (
+            "Clag round 12: a two may be played at any time, so it shows no void",
+            clag(4, 12, 0, "7H", None, "1,1,1,1"),
+            "2S",
+            "KC",
+            set(),
+        ),
+        (
+            "Clag round 12: any other card off the led suit shows the seat out of it",
+            clag(4, 12, 0, "7H", None, "1,1,1,1"),
+            "3S",
+            "KC",
+            {Suit.CLUBS},
+        ),
     ],  # fmt: skip
 )
 def test_voids_a_play_shows(
@@ -105,3 +119,19 @@ def test_klaberjass_candidate_is_out_of_play_unless_the_dix_was_exchanged() -> N
 def test_setup_errors_name_the_missing_or_bad_option(make: object, message: str) -> None:
     with pytest.raises(RulesError, match=message):  # GameSetupError, or the engine's own
         make()  # type: ignore[operator]
+
+
+def test_clag_round_12_a_named_two_leads_and_wins_as_its_name() -> None:
+    """The led suit is the named card's; the copy ranks just above the real card (rules.md
+    round 12); a two not yet named shows nothing and counts as it lies, provisionally."""
+    from rules.clag.tricks import WildTwo
+
+    spec = clag(4, 12, 0, "7H", None, "1,1,1,1")
+    assert spec.wild_twos and not clag(4, 3, 0, "7H", None, "1,1,1,1").wild_twos
+    lead = WildTwo.parse("2S=AC")
+    assert spec.voids(Card.parse("3D"), [lead]) == {Suit.CLUBS}
+    assert spec.voids(Card.parse("3D"), [Card.parse("2S")]) == set()
+    assert spec.winner([Card.parse("AC"), lead, Card.parse("KC"), Card.parse("3C")]) == 1
+    assert (
+        spec.winner([Card.parse("2S"), Card.parse("3C"), Card.parse("KS"), Card.parse("3D")]) == 2
+    )
