@@ -103,4 +103,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def create_app_from_env() -> FastAPI:
     """The app with settings from ``TRICKCAM_*`` only: the factory each worker process calls
     when ``trickcam serve --workers N`` runs several (uvicorn imports it by name)."""
-    return create_app(Settings.from_env())
+    from service.cmd_serve import tune_gc
+
+    app = create_app(Settings.from_env())
+    tune_gc()  # a worker process of trickcam serve: see tune_gc
+    return app
