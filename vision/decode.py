@@ -16,7 +16,7 @@ Pure logic: numpy arrays in, frozen values out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,6 +35,14 @@ probability of the first."""
 IMPOSSIBLE_MASS = 0.2
 """When the cards the game allows hold less than this share of the classifier's belief, the
 reading is in doubt whatever the decoding says: the camera sees a card that cannot be played."""
+
+SHAPE_TOLERANCE = 0.08
+"""Mark a play whose outline's aspect (long side / short side) differs from the hand's usual
+card by more than this share: a shifted or clipped outline warps the corner the index is read
+from (a 9S read as 7S with its index cut), however sure the classifier then is."""
+
+SHAPE_MIN_CARDS = 3
+"""Cards needed before the hand's usual aspect is known (all cards of a deck are one shape)."""
 
 NOT_A_FACE = 0.5
 """A find whose probability of ``back`` + ``none`` exceeds this is not a face-up card."""
@@ -163,6 +171,55 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
         confirm=confirm,
         doubt=(card, runner) if confirm and runner is not None else None,
         reason=reason,
+    )
+
+
+def aspect(quad: Sequence[Sequence[float]] | np.ndarray) -> float:
+    """Long side over short side of a card's outline (mean of opposite sides), >= 1."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = [float(np.hypot(*(q[i] - q[(i + 1) % 4]))) for i in range(4)]
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return max(a, b) / max(min(a, b), 1e-9)
+
+
+def shape_doubt(this: float, others: Sequence[float]) -> str:
+    """Why an outline of aspect ``this`` is in doubt beside the hand's other cards' aspects
+    (empty when it is not, or when too few cards are known: :data:`SHAPE_MIN_CARDS`)."""
+    if len(others) < SHAPE_MIN_CARDS:
+        return ""
+    usual = float(np.median(others))
+    if abs(this / usual - 1.0) <= SHAPE_TOLERANCE:
+        return ""
+    return (
+        f"its outline is unusually shaped (aspect {this:.2f}, the hand's cards {usual:.2f}):"
+        " the index may be cut"
+    )
+
+
+def views_doubt(views: Sequence[Sequence[float] | np.ndarray]) -> str:
+    """Why a card whose clear views (frames) read different cards is in doubt (else empty)."""
+    seen: list[Card] = []
+    for v in views:
+        p = np.asarray(v, np.float64).ravel()
+        if face_probability(p) > NOT_A_FACE:
+            card = CARD_LABELS[int(np.argmax(p[: len(CARD_LABELS)]))]
+            if card not in seen:
+                seen.append(card)
+    if len(seen) < 2:
+        return ""
+    return "its views read " + " and ".join(str(c) for c in seen[:3])
+
+
+def marked(reading: Reading, reason: str) -> Reading:
+    """``reading`` marked for confirmation for ``reason`` too (unchanged when it is empty)."""
+    if not reason:
+        return reading
+    return replace(
+        reading,
+        confirm=True,
+        doubt=reading.doubt
+        or (None if reading.runner_up is None else (reading.card, reading.runner_up)),
+        reason="; ".join(r for r in (reading.reason, reason) if r),
     )
 
 

@@ -27,13 +27,17 @@ from vision.decode import (
     LABELS,
     DecodeError,
     Knowledge,
+    aspect,
     combine,
     decode,
     face_probability,
     hand_log_probability,
+    marked,
     one_hot,
     prior,
     read_hand,
+    shape_doubt,
+    views_doubt,
 )
 from vision.games import GameSpec
 from vision.handlog import HandLog, PlayEvent, WatchEvent
@@ -288,7 +292,10 @@ class Watcher:
             void=self.log.voids(seat),
             wild_twos=self.spec.wild_twos,
         )
-        reading = decode(probs, knowledge)
+        views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
+        others = [aspect(p.quad) for p in self.log.plays]
+        doubts = (shape_doubt(aspect(tr.quad), others), views_doubt(views))
+        reading = marked(decode(probs, knowledge), "; ".join(d for d in doubts if d))
         void_only = Knowledge(
             deck=self.spec.deck,
             elsewhere=self.spec.elsewhere,
@@ -313,7 +320,7 @@ class Watcher:
         self.log.plays.append(play)
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
-        play.views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
+        play.views = views
         return WatchEvent("play", t, play=play)
 
     def _trick_events(self, t: float) -> list[WatchEvent]:

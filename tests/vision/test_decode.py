@@ -13,10 +13,14 @@ from vision.decode import (
     LABELS,
     DecodeError,
     Knowledge,
+    aspect,
     combine,
     decode,
     face_probability,
+    marked,
     one_hot,
+    shape_doubt,
+    views_doubt,
 )
 
 CLABBER = Knowledge(deck=frozenset(DECK_24))
@@ -164,3 +168,30 @@ def test_the_hand_read_together_uses_each_card_once_and_is_at_least_as_probable(
         greedy.append(decode(r, Knowledge(frozenset(DECK_24), played=frozenset(greedy))).card)
     assert score >= hand_log_probability(rows, greedy) - 1e-6
     assert score == pytest.approx(hand_log_probability(rows, cards), abs=1e-4)
+
+
+def _quad(long: float, short: float) -> np.ndarray:
+    return np.array([[0, 0], [short, 0], [short, long], [0, long]], np.float64)
+
+
+def test_an_unusually_shaped_outline_is_marked_even_when_the_classifier_is_sure() -> None:
+    """A shifted or clipped outline warps the corner the index is read from (a 9S read as 7S,
+    its index cut): the classifier can be sure and wrong, so the shape alone marks the play."""
+    hand = [aspect(_quad(140, 100)), aspect(_quad(141, 100)), aspect(_quad(139, 99))]
+    assert shape_doubt(aspect(_quad(142, 100)), hand) == ""  # a card like the others
+    reason = shape_doubt(aspect(_quad(159, 100)), hand)
+    assert "unusually shaped" in reason and "1.59" in reason
+    assert shape_doubt(aspect(_quad(159, 100)), hand[:2]) == ""  # too few cards to know
+    sure = decode(mix(_7S=0.9, _9S=0.05), Knowledge(frozenset(DECK_52)))
+    assert not sure.confirm
+    r = marked(sure, reason)
+    assert r.confirm and r.card == sure.card and r.doubt == (Card.parse("7S"), Card.parse("9S"))
+    assert r.reason == reason and marked(sure, "") == sure
+
+
+def test_views_that_read_different_cards_are_in_doubt() -> None:
+    assert views_doubt([mix(_9S=0.9), mix(_9S=0.8)]) == ""
+    assert views_doubt([mix(_9S=0.9), mix(_7S=0.8)]) == "its views read 9S and 7S"
+    back = np.zeros(len(LABELS))
+    back[LABELS.index("back")] = 1.0
+    assert views_doubt([mix(_9S=0.9), back]) == ""  # a back is not a reading of the face
