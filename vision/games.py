@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rules.cards import DECK_24, DECK_32, DECK_52, Card, Rank, Suit
 from rules.clag.schedule import WILD_TWOS_ROUND
-from rules.clag.tricks import WildTwo, effective, winning_index
+from rules.clag.tricks import WildTwo, effective, physical, winning_index
 from rules.errors import RulesError
 
 GAMES = ("clabber", "klaberjass", "belote", "clag")
@@ -110,6 +110,11 @@ def _calls(bidding: str | Sequence[str]) -> list[str]:
     return [str(c).strip().lower() for c in bidding]
 
 
+def _plain(cards: Sequence[Card | WildTwo]) -> list[Card]:
+    """The cards of a trick where no two is wild (every game but Clag round 12)."""
+    return [physical(c) for c in cards]
+
+
 def _seat(dealer: int, players: int) -> int:
     if not 0 <= dealer < players:
         raise GameSetupError(f"dealer {dealer}: expected a seat 0..{players - 1}")
@@ -141,9 +146,9 @@ def clabber(dealer: int, upcard: str, bidding: str | Sequence[str]) -> GameSpec:
         trump=trump,
         dealer=dealer,
         tricks=6,
-        winner=lambda cards: trick_winner(cards, trump),
+        winner=lambda cards: trick_winner(_plain(cards), trump),
         must_trump=True,
-        points=lambda cards: sum(card_points(c, trump) for c in cards),
+        points=lambda cards: sum(card_points(c, trump) for c in _plain(cards)),
         teams=True,
         header={"dealer": dealer, "upcard": str(up), "bidding": calls},
         fixtures=(up,),
@@ -198,9 +203,9 @@ def klaberjass(
         trump=trump,
         dealer=dealer,
         tricks=8 if game == "belote" else 9,
-        winner=lambda cards: tables.trick_winner(cards, trump),
+        winner=lambda cards: tables.trick_winner(_plain(cards), trump),
         must_trump=True,
-        points=lambda cards: sum(tables.card_points(c, trump) for c in cards),
+        points=lambda cards: sum(tables.card_points(c, trump) for c in _plain(cards)),
         teams=game == "belote",
         header=header,
         fixtures=fixtures,
