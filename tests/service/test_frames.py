@@ -94,7 +94,7 @@ def rendered_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[np.nda
     argv = ["--game", "clabber", "--seed", "11", "--fps", "8", "--quiet", str(video)]
     assert cmd_dataset_video.main(argv) == 0
     truth = load_truth(video.with_suffix(".json"))
-    first_trick_done = float(truth["plays"][3]["t_rest"]) + 2.0  # type: ignore[index]
+    first_trick_done = float(truth["plays"][3]["t_rest"]) + 3.5  # type: ignore[index]
     frames = []
     capture = cv2.VideoCapture(str(video))
     while len(frames) < first_trick_done * 8:
