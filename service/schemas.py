@@ -236,6 +236,11 @@ class TableStateOut(BaseModel):
     games_won: list[int]
     games: list[dict[str, Any]]
     current: dict[str, Any] | None = Field(description="the hand in play (or just finished)")
+    awaiting_confirmation: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="plays a camera read in doubt (candidates, reason, crop) until a person rules"
+        " (GET /api/tables/{id} only)",
+    )
 
 
 class EventRecordOut(BaseModel):

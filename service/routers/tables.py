@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from service.routers.deps import StoreDep, TableDep
+from service.routers.referee import EvidenceDep
 from service.schemas import TableCreate, TableCreated, TableStateOut, TableSummary
 from service.sheet import score_sheet_csv
 
@@ -34,10 +35,13 @@ async def list_tables(store: StoreDep) -> list[TableSummary]:
 
 
 @router.get("/{table_id}", responses={200: {"model": TableStateOut}})
-async def table_state(table: TableDep, store: StoreDep) -> JSONResponse:
-    """The table's state: the replay of its event log."""
+async def table_state(table: TableDep, store: StoreDep, evidence: EvidenceDep) -> JSONResponse:
+    """The table's state: the replay of its event log, plus the plays awaiting confirmation
+    (a camera's reading in doubt, with its candidate cards, until a person rules on it)."""
     snap = await run_in_threadpool(store.snapshot, table)
-    return JSONResponse(snap.state)
+    plays = await run_in_threadpool(evidence.for_tables, [table.id])
+    awaiting = [p.as_json() for p in plays if p.awaiting]
+    return JSONResponse({**snap.state, "awaiting_confirmation": awaiting})
 
 
 @router.get("/{table_id}/export")

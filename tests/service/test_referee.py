@@ -128,6 +128,8 @@ def test_a_play_in_doubt_awaits_the_referee_who_corrects_it(client: TestClient) 
     assert (waiting["seq"], waiting["card"], waiting["candidates"]) == (seqs[2], "9C", ["9C", "9S"])
     assert waiting["reason"] == "9C and 9S are close" and waiting["table"] == table["name"]
     assert waiting["player"] == "Ann" and waiting["awaiting"] and waiting["ruling"] is None
+    [shown] = client.get(f"/api/tables/{table['id']}").json()["awaiting_confirmation"]
+    assert (shown["seq"], shown["card"], shown["candidates"]) == (seqs[2], "9C", ["9C", "9S"])
 
     url = f"/api/referee/tables/{table['id']}/plays/{seqs[2]}/ruling"
     r = client.post(url, json={"by": "Rita", "card": "9s"}, headers=referee)
@@ -136,6 +138,7 @@ def test_a_play_in_doubt_awaits_the_referee_who_corrects_it(client: TestClient) 
         {"seat": 0, "card": "9S"}
     ]
     assert client.get("/api/referee/confirmations", headers=referee).json() == []
+    assert client.get(f"/api/tables/{table['id']}").json()["awaiting_confirmation"] == []
     assert client.post(url, json={"by": "Rita", "card": "9S"}, headers=referee).status_code == 409
 
     trail = client.get(f"/api/referee/tables/{table['id']}/audit", headers=referee).json()
