@@ -32,7 +32,7 @@ from rules.errors import RulesError
 from service.games import JSON, FieldError
 from service.store import Appended, IdempotencyMismatch, Store, TableMeta
 
-FOLLOWED_GAMES = ("clabber", "klaberjass", "belote")
+FOLLOWED_GAMES = ("clabber", "klaberjass", "belote", "clag")
 
 
 class CameraUnavailable(RuntimeError):
@@ -162,7 +162,7 @@ def hand_key(current: JSON) -> tuple[Any, ...]:
     return (current.get("number"), current.get("dealer"), current.get("upcard"), bids)
 
 
-def game_spec(game: str, current: JSON | None) -> tuple[Any, str]:
+def game_spec(game: str, current: JSON | None, players: int = 4) -> tuple[Any, str]:
     """The watcher's :class:`vision.games.GameSpec` for the table's current hand, or None
     and the reason it cannot be followed now."""
     from vision import games
@@ -175,8 +175,18 @@ def game_spec(game: str, current: JSON | None) -> tuple[Any, str]:
         return None, "the hand is over: post the next deal"
     if current.get("phase") != "play":
         return None, "the hand is not in its play phase yet: post the bidding first"
-    calls = [str(b["bid"]) for b in current.get("bids") or ()]
     try:
+        if game == "clag":
+            trump = current.get("trump")
+            return games.clag(
+                players,
+                int(current["round"]),
+                int(current["dealer"]),
+                current.get("trump_card"),
+                "none" if trump is None else str(trump),
+                current.get("contracts"),
+            ), ""
+        calls = [str(b["bid"]) for b in current.get("bids") or ()]
         if game == "clabber":
             return games.clabber(int(current["dealer"]), str(current["upcard"]), calls), ""
         return games.klaberjass(int(current["dealer"]), str(current["upcard"]), calls, game), ""
@@ -209,7 +219,7 @@ class TableCamera:
             detections = detect(image)
             cards = vision.cards(detections)
             current = store.snapshot(meta).state.get("current")
-            spec, reason = game_spec(meta.game, current)
+            spec, reason = game_spec(meta.game, current, len(meta.players))
             if spec is None:
                 self.key, self.watcher = None, None
                 return FrameResult(cards, False, reason)

@@ -34,9 +34,9 @@ def png(image: np.ndarray) -> bytes:
     return bytes(data.tobytes())
 
 
-def new_table(client: TestClient) -> tuple[str, dict[str, str]]:
+def new_table(client: TestClient, game: str = "clabber") -> tuple[str, dict[str, str]]:
     body = client.post(
-        "/api/tables", json={"game": "clabber", "name": "Cam", "players": PLAYERS4}
+        "/api/tables", json={"game": game, "name": "Cam", "players": PLAYERS4}
     ).json()
     return body["id"], {"Authorization": f"Bearer {body['scorer_token']}"}
 
@@ -180,3 +180,84 @@ def test_the_shipped_model_names_the_cards_of_a_still_frame(client: TestClient) 
     assert r.status_code == 200, r.text
     named = {c["card"] for c in r.json()["cards"]}
     assert set(cards) <= named, r.json()["cards"]
+
+
+def test_posted_frames_of_a_rendered_clag_round_become_the_plays_of_its_first_trick(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Clag too: once the round's deal, trump and contracts are posted, the camera's frames
+    become the first trick's plays (read by the rendered deck's own faces)."""
+    from vision import cmd_dataset_video, games
+    from vision.cmd_watch import setup_events
+    from vision.tablevideo import deck_reader, load_truth
+
+    video = tmp_path / "clag.mp4"
+    argv = ["--game", "clag", "--seed", "11", "--fps", "8", "--quiet", str(video)]
+    assert cmd_dataset_video.main(argv) == 0
+    truth = load_truth(video.with_suffix(".json"))
+    args = truth["watch_args"]
+    client.app.state.cameras = Cameras(  # type: ignore[attr-defined]
+        vision=ReaderVision(deck_reader(truth["look"]["deck"]))
+    )
+    table, auth = new_table(client, "clag")
+    # the table plays a whole game: rounds 1 and 2 first (random, lawful), dealt so that the
+    # rendered round 3 has the dealer the schedule gives it
+    players = int(args["players"])
+    rng = random.Random(3)
+    for round_no in (1, 2):
+        dealer = (int(args["dealer"]) - 3 + round_no) % players
+        for event in clag_round_events(players, round_no, dealer, rng):
+            r = client.post(f"/api/tables/{table}/events", json=event, headers=auth)
+            assert r.status_code == 200, r.text
+    spec = games.clag(
+        int(args["players"]),
+        int(args["round"]),
+        int(args["dealer"]),
+        args.get("trump_card"),
+        args.get("trump"),
+        args.get("contracts"),
+    )
+    for event in setup_events(spec):
+        r = client.post(f"/api/tables/{table}/events", json=event, headers=auth)
+        assert r.status_code == 200, r.text
+    true_plays = truth["plays"][:players]
+    until = float(true_plays[-1]["t_rest"]) + 3.5
+    capture = cv2.VideoCapture(str(video))
+    accepted: list[dict[str, Any]] = []
+    i = 0
+    while i < until * 8:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        r = post_frame(client, table, auth, png(frame), t=i / 8)
+        assert r.status_code == 200, r.text
+        assert r.json()["watching"] is True, r.json()
+        accepted += r.json()["accepted"]
+        i += 1
+    capture.release()
+    assert [e["event"]["seat"] for e in accepted] == [p["seat"] for p in true_plays]
+    right = sum(e["event"]["card"] == p["card"] for e, p in zip(accepted, true_plays, strict=True))
+    assert right >= players - 1  # the deck reader is crude: look-alike pips now and then
+    state = client.get(f"/api/tables/{table}").json()
+    assert state["current"]["round"] == 3 and len(state["current"]["tricks"]) == 1
+
+
+def clag_round_events(
+    players: int, round_no: int, dealer: int, rng: random.Random
+) -> list[dict[str, Any]]:
+    """A random lawful Clag round as the API's events: deal, trump, contracts, plays."""
+    from rules.clag.simulate import random_round
+
+    st = random_round(players, round_no, dealer, rng)
+    events: list[dict[str, Any]] = [
+        {"type": "deal", "dealer": dealer},
+        {"type": "trump", "card": str(st.trump_card)},
+    ]
+    for k in range(players):
+        seat = (dealer + 1 + k) % players
+        events.append({"type": "bid", "seat": seat, "bid": st.contracts[seat]})
+    for number, trick in enumerate(st.tricks):
+        leader = st.leaders[number]
+        for k, played in enumerate(trick):
+            events.append({"type": "play", "seat": (leader + k) % players, "card": str(played)})
+    return events
