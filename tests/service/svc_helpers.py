@@ -115,3 +115,35 @@ class ThreadServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+
+
+def race_two_stores(url: str) -> tuple[str, list[Any], list[dict[str, Any]]]:
+    """Two stores on one database (as two worker processes have: separate locks, caches and
+    pools) post the base hand to one table with the same Idempotency-Keys, in two threads.
+    Returns the table id, the stores (their engines still open: dispose them) and the events
+    posted; fails the test if any append raised."""
+    from service.db import make_engine, migrate
+    from service.store import Store
+
+    stores = [Store(make_engine(url)), Store(make_engine(url))]
+    migrate(stores[0].engine)
+    meta, _token = stores[0].create_table("T", "clabber", PLAYERS4, {})
+    events = base_hand_events()
+    failures: list[str] = []
+
+    def writer(store: Store) -> None:
+        table = store.meta(meta.id)
+        assert table is not None
+        for k, event in enumerate(events):
+            try:
+                store.append(table, event, "scorer", f"k{k}")
+            except Exception as exc:  # reported below
+                failures.append(f"event {k}: {exc!r}")
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failures == []
+    return meta.id, stores, events

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events
+from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, race_two_stores
 
 from rules.errors import RulesError
 from service.db import make_engine, migrate
@@ -90,31 +90,10 @@ def test_two_stores_racing_one_table_on_one_file_apply_each_event_once(tmp_path:
     caches) post the same hand with the same keys: the loser of each race gets the unique
     key's IntegrityError inside its batch, retries on the fresh log, and each event applies
     once, in order."""
-    url = f"sqlite:///{tmp_path / 'two.db'}"
-    stores = [Store(make_engine(url)), Store(make_engine(url))]
-    migrate(stores[0].engine)
-    meta, _token = stores[0].create_table("T", "clabber", PLAYERS4, {})
-    events = base_hand_events()
-    failures: list[str] = []
-
-    def writer(store: Store) -> None:
-        table = store.meta(meta.id)
-        assert table is not None
-        for k, event in enumerate(events):
-            try:
-                store.append(table, event, "scorer", f"k{k}")
-            except Exception as exc:  # reported below
-                failures.append(f"event {k}: {exc!r}")
-
-    threads = [threading.Thread(target=writer, args=(s,)) for s in stores]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert failures == []
+    table_id, stores, events = race_two_stores(f"sqlite:///{tmp_path / 'two.db'}")
     for s in stores:
-        assert [r.seq for r in s.records(meta.id)] == list(range(1, len(events) + 1))
-        assert [r.payload for r in s.records(meta.id)] == events
+        assert [r.seq for r in s.records(table_id)] == list(range(1, len(events) + 1))
+        assert [r.payload for r in s.records(table_id)] == events
         s.engine.dispose()
 
 

@@ -16,11 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import inspect, text
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events
+from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, race_two_stores
 from test_serve_process import running_server
 
 from service.db import make_engine, migrate
-from service.store import Store
 
 TIMEOUT = httpx.Timeout(10.0)
 
@@ -57,31 +56,13 @@ def test_two_stores_racing_one_table_keep_a_gap_free_log(pg_url: str) -> None:
     """Two stores (as two worker processes have: separate locks, caches and pools) post the
     same hand to one table with the same Idempotency-Keys: each event applies once, in order;
     the loser of each race retries on the fresh log."""
-    stores = [Store(make_engine(pg_url)), Store(make_engine(pg_url))]
-    migrate(stores[0].engine)
-    meta, _token = stores[0].create_table("T", "clabber", PLAYERS4, {})
-    events = base_hand_events()
-    failures: list[str] = []
-
-    def writer(store: Store) -> None:
-        table = store.meta(meta.id)
-        assert table is not None
-        for i, event in enumerate(events):
-            try:
-                store.append(table, event, "scorer", f"k{i}")
-            except Exception as exc:  # reported below
-                failures.append(f"event {i}: {exc!r}")
-
-    threads = [threading.Thread(target=writer, args=(s,)) for s in stores]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert failures == []
+    table_id, stores, events = race_two_stores(pg_url)
     for store in stores:
-        log = store.records(meta.id)
+        log = store.records(table_id)
         assert [r.seq for r in log] == list(range(1, len(events) + 1))
         assert [r.payload for r in log] == events
+        meta = store.meta(table_id)
+        assert meta is not None
         assert store.snapshot(meta).state["hands"][0]["score"] == BASE_SCORE
         store.engine.dispose()
 
