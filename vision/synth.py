@@ -49,19 +49,20 @@ class SynthRecipe:
     p_centre_occlusion: float = 0.3
     p_glare: float = 0.25
     p_shadow: float = 0.4
-    # off in the shipped model's dataset (SynthRecipe(p_sharpen=0.3, p_contrast=0.3,
-    # p_saturation=0.3, p_fontcard=0.15) turns them on); at 0 they draw no randomness
-    p_sharpen: float = 0.0
-    p_contrast: float = 0.0
-    p_saturation: float = 0.0
-    p_fontcard: float = 0.0
+    # phone processing and font cards (at 0 they draw no randomness, so older recipes without
+    # them regenerate bit for bit)
+    p_sharpen: float = 0.3
+    p_contrast: float = 0.3
+    p_saturation: float = 0.3
+    p_fontcard: float = 0.15
     """A card drawn with Hershey-font indices (vision/fontcards.py) instead of a deck's card."""
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
             "white balance / colour cast (warm bias), low light + gamma, vignette",
             "soft shadows, glare blobs, thumb over the centre, gaussian/defocus/motion blur",
-            "sensor noise, JPEG",
+            "sensor noise, sharpening, contrast and saturation boosts, JPEG",
+            "15 % of cards drawn with Hershey-font indices (training decks only)",
             "none = paper, hands, screens, cloth, wood, card centres",
         ]
     )

@@ -28,7 +28,7 @@ class TrainConfig:
 
     data: str = "datasets/generated/synth"
     out: str = "models"
-    epochs: int = 10
+    epochs: int = 8
     batch_size: int = 128
     lr: float = 3e-3
     weight_decay: float = 5e-4
