@@ -117,6 +117,23 @@ def corner_crops(card_img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return corner_crop(card_img), corner_crop(cv2.rotate(card_img, cv2.ROTATE_180))
 
 
+def channel_percentile(x: np.ndarray, q: float) -> np.ndarray:
+    """``np.percentile(x, q, axis=(1, 2), keepdims=True)`` (linear interpolation) of an
+    N x H x W x C array, by partial sorting: the same values, several times faster than a
+    full percentile on the small crops of one frame."""
+    n, h, w, c = x.shape
+    flat = np.ascontiguousarray(x.reshape(n, h * w, c).transpose(0, 2, 1))  # N C P
+    pos = q / 100.0 * (h * w - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, h * w - 1)
+    part = np.partition(flat, hi, axis=-1)
+    # everything before index hi is <= part[hi]: the largest of it is the lo-th value
+    low = part[..., lo] if lo == hi else part[..., :hi].max(axis=-1)
+    high = part[..., hi]
+    value = low + (high - low) * np.float32(pos - lo)
+    return value.reshape(n, 1, 1, c).astype(x.dtype)
+
+
 def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """Stack corner crops (H x W x 3 BGR uint8, or grey H x W) into the model's float32 NCHW batch.
 
@@ -134,7 +151,7 @@ def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     if not batch:
         return np.zeros((0, INPUT_CHANNELS, INPUT_H, INPUT_W), dtype=np.float32)
     x = np.stack(batch).astype(np.float32)  # N H W C
-    white = np.percentile(x, WHITE_PERCENTILE, axis=(1, 2), keepdims=True)
+    white = channel_percentile(x, WHITE_PERCENTILE)
     x = x / np.maximum(white, 8.0)
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
     std = x.std(axis=(1, 2, 3), keepdims=True)

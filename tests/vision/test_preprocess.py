@@ -16,6 +16,7 @@ from vision.preprocess import (
     INPUT_H,
     INPUT_W,
     LABELS,
+    channel_percentile,
     corner_crop,
     corner_crops,
     order_quad,
@@ -116,3 +117,13 @@ def test_to_input_of_nothing_is_an_empty_batch() -> None:
 def test_labels_are_the_52_cards_in_deck_order_then_back_and_none() -> None:
     assert LABELS[:52] == tuple(str(c) for c in DECK_52)
     assert LABELS[52:] == ("back", "none") and len(set(LABELS)) == 54
+
+
+@pytest.mark.parametrize("q", [0.0, 37.5, 50.0, 90.0, 100.0])
+@pytest.mark.parametrize("shape", [(16, 72, 40, 3), (1, 5, 3, 1), (2, 1, 1, 3)])
+def test_channel_percentile_equals_numpy_percentile(q: float, shape: tuple[int, ...]) -> None:
+    x = np.random.default_rng(7).integers(0, 256, shape).astype(np.float32)
+    want = np.percentile(x, q, axis=(1, 2), keepdims=True)
+    got = channel_percentile(x, q)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=1e-3)
