@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.edges import frame_to_card, snap_quad
 from vision.fans import corner_index, hidden_card_quads
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 from vision.quads import (
@@ -75,6 +76,17 @@ no other mask outlines, never replace a finer outline of the same card."""
 
 MIN_FILL = 0.86
 """Region area / quad area: a card region fills its quad (rounded corners lose ~2 %)."""
+
+SNAP_REACH = 0.1
+"""How far (a fraction of the quad's size, sqrt of its area) a side may move onto the card's
+border in the image (:func:`vision.edges.snap_quad`)."""
+
+SUPPORT_WEIGHT = 0.5
+"""Weight of the edge support (share of the outline on a clear border) in a find's score:
+of two outlines of one card, the one on the card's border wins."""
+
+FRAME_REACH = 0.35
+"""How far outside a picture frame (a fraction of its size) the card's border is sought."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +152,7 @@ class _Candidate:
     aspect: float  # short / long
     partial: bool
     penalty: float = 0.0  # outlines from a coarser mask lose ties
+    support: float = 0.0  # share of the outline on a clear border in the image
     centre: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -148,7 +161,12 @@ class _Candidate:
     @property
     def score(self) -> float:
         """Card-likeness: how well the region fills its quad and how card-like the aspect is."""
-        return self.fill - 0.5 * abs(self.aspect - 0.69) - self.penalty
+        return (
+            self.fill
+            - 0.5 * abs(self.aspect - 0.69)
+            - self.penalty
+            + SUPPORT_WEIGHT * (self.support - 1.0)
+        )
 
 
 def _seen(rough: np.ndarray, grow: float, seen: list[tuple[float, float, float]]) -> bool:
@@ -164,15 +182,44 @@ def _seen(rough: np.ndarray, grow: float, seen: list[tuple[float, float, float]]
     return False
 
 
+@dataclass(frozen=True)
+class _Work:
+    """The downscaled frame and what candidates are taken from and checked against."""
+
+    masks: list[tuple[np.ndarray, float, int]]  # (mask, grow, contour retrieval mode)
+    edges: np.ndarray  # per-pixel min of B, G, R, blurred: what borders are sought in
+    paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
+
+
+def _card_from(
+    work: _Work, quad: np.ndarray, min_area: float, max_area: float
+) -> tuple[np.ndarray, float, float] | None:
+    """(quad snapped onto the card's border, its aspect, its edge support) for a fitted quad,
+    or None when the result is no plausible card. A quad on a court card's picture frame
+    (little support: darker inside than out) is replaced by the card around it when found."""
+    size = float(np.sqrt(quad_area(quad)))
+    card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
+    if card is not None and quad_shape(card)[1]:
+        quad = card
+    snapped, support = snap_quad(work.edges, quad, SNAP_REACH * size)
+    area = quad_area(snapped)
+    if area < min_area or area > max_area:
+        return None
+    aspect, ok = quad_shape(snapped)
+    if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+        return None
+    return snapped, aspect, support
+
+
 def _candidates_from_mask(
-    mask: np.ndarray,
+    work: _Work,
+    k: int,
     min_area: float,
     max_area: float,
-    grow: float,
-    retrieve: int,
     seen: list[tuple[float, float, float]],
     penalty: float = 0.0,
 ) -> list[_Candidate]:
+    mask, grow, retrieve = work.masks[k]
     h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
     found: list[_Candidate] = []
@@ -196,10 +243,10 @@ def _candidates_from_mask(
             continue
         quad = refine_quad(quad, contour, grow_k)
         area = quad_area(quad)
-        if area < min_area or area > max_area:
+        if area < 0.8 * min_area or area > max_area:
             continue
         aspect, ok = quad_shape(quad)
-        if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+        if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
             continue
         grown_region = region + grow_k * cv2.arcLength(contour, True)
         fill = min(1.0, grown_region / area)
@@ -207,18 +254,23 @@ def _candidates_from_mask(
             continue
         if reach_outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
             continue  # something sticks out: overlapping cards merged into one region
+        card = _card_from(work, quad, min_area, max_area)
+        if card is None:
+            continue
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        found.append(_Candidate(quad, area, fill, aspect, at_edge, penalty))
+        found.append(
+            _Candidate(card[0], quad_area(card[0]), fill, card[1], at_edge, penalty, card[2])
+        )
     return found
 
 
-def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
-    """(mask, grow, contour retrieval mode) for every mask candidates are taken from."""
+def _work(small: np.ndarray) -> _Work:
+    """The masks candidates are taken from (see the module docstring) and the edge image."""
     b, g, r = cv2.split(small)
     minc = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (5, 5), 0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    _, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    paper, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), kernel)
     # a faint edge inside the bright blob is the border of one card lying on another
@@ -232,12 +284,13 @@ def _masks(small: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
     # eroded: cuts the wider necks (glare merging into a card's edge); coarse, so it only
     # counts where no other mask gives the card (see COARSE_PENALTY)
     eroded = cv2.erode(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    return [
+    masks = [
         (bright, 0.0, cv2.RETR_EXTERNAL),
         (cut, 1.5, cv2.RETR_EXTERNAL),
         (flat, 1.5, cv2.RETR_CCOMP),
         (eroded, 5.0, cv2.RETR_EXTERNAL),
     ]
+    return _Work(masks, minc, float(paper))
 
 
 def _contains(outer: _Candidate, inner: _Candidate) -> bool:
@@ -320,10 +373,10 @@ def find_quads(
     max_area = MAX_AREA_FRACTION * sh * sw
     cands: list[_Candidate] = []
     seen: list[tuple[float, float, float]] = []
-    masks = _masks(small)
-    for k, (mask, grow, mode) in enumerate(masks):
-        penalty = COARSE_PENALTY if k == len(masks) - 1 else 0.0
-        cands.extend(_candidates_from_mask(mask, min_area, max_area, grow, mode, seen, penalty))
+    work = _work(small)
+    for k in range(len(work.masks)):
+        penalty = COARSE_PENALTY if k == len(work.masks) - 1 else 0.0
+        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, penalty))
     chosen = _select(cands)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
@@ -338,7 +391,8 @@ def find_quads(
         sides = np.array([quad_sides(q) for q in whole])
         size = (float(np.median(sides[:, 0])), float(np.median(sides[:, 1])))
         hidden = [
-            (q / scale, p / scale) for q, p in hidden_card_quads(masks[0][0], small_quads, size)
+            (q / scale, p / scale)
+            for q, p in hidden_card_quads(work.masks[0][0], small_quads, size)
         ]
     return quads, scores, partial, hidden
 

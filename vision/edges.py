@@ -1,0 +1,194 @@
+"""Card outlines checked and corrected against the image's own edges.
+
+Why: the masks detection starts from lose a card's corner where an index glyph touches the
+border, merge a card with glare or with the card under it, or stop at a court card's picture
+frame. Their fitted quads are then a few pixels to a few percent off, and a skewed warp is
+read as a wrong card. The paper's border, though, is nearly always a visible step in the image:
+brighter inside than outside (a darker table, or the shadow a card casts on the card under it).
+
+* :func:`snap_quad` moves each side of a quad, along its normal, onto the strongest such step
+  near it (each end independently, so the side may also turn a little) and reports the edge
+  support: the share of each side's length that lies on a clear step.
+* :func:`frame_to_card` recognises a court card's picture frame (bright paper just outside the
+  quad on every side) and looks outward for the card's own border.
+
+All in the detection's work image (the per-pixel minimum of B, G, R: paper is bright in all
+three channels, coloured tables are not), numpy + OpenCV only.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.quads import NEXT, PREV
+
+SAMPLES = 24
+"""Points sampled along each side (its middle 76 %: the rounded corners are left out)."""
+
+STEP = 1.5
+"""Half the distance (work pixels) over which the step across an edge is measured."""
+
+MIN_STEP = 10.0
+"""Brightness drop (0-255) across an edge that counts as a clear border at one sample."""
+
+CAP = 60.0
+"""Larger drops count as this much: one very strong spot must not outweigh a whole side."""
+
+INWARD = 0.4
+"""A side moves inward at most this fraction of the reach it may move outward."""
+
+MIN_SIDE_EVIDENCE = 0.35
+"""A side moves only onto a line where at least this share of its samples are on a clear
+border; otherwise it stays where the mask put it."""
+
+
+def _sides(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(start, end, unit direction, outward unit normal) of each side, each 4 x 2."""
+    a = quad.astype(np.float32)
+    b = a[NEXT]
+    d = b - a
+    d = d / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-6)
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    inward = ((a.mean(axis=0) - a) * n).sum(-1) > 0
+    n[inward] = -n[inward]
+    return a, b, d, n
+
+
+def _drops(
+    image: np.ndarray, quad: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(drops 4 x SAMPLES x O, t SAMPLES): the brightness drop (inside minus outside) across
+    each side moved outward by each offset, at each sample point; ``t`` places the samples."""
+    a, b, _, n = _sides(quad)
+    t = np.linspace(0.12, 0.88, SAMPLES, dtype=np.float32)
+    base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]  # 4 x S x 2
+    o = offsets.astype(np.float32)
+    pts_in = base[:, :, None, :] + (o - STEP)[None, None, :, None] * n[:, None, None, :]
+    pts_out = base[:, :, None, :] + (o + STEP)[None, None, :, None] * n[:, None, None, :]
+    pts = np.concatenate([pts_in, pts_out], axis=1)  # 4 x 2S x O x 2
+    flat = pts.reshape(1, -1, 2)
+    vals = cv2.remap(
+        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).reshape(4, 2 * SAMPLES, len(o))
+    return vals[:, :SAMPLES] - vals[:, SAMPLES:], t
+
+
+def _best_line(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> tuple[int, int, float]:
+    """(offset index at the side's start, at its end, mean evidence) of the best line over one
+    side's ``evidence`` (SAMPLES x O): the best parallel shift first, then each end in turn
+    over the whole range (a few rounds). A shift costs a little, so ties stay put."""
+    n_off = len(offsets)
+    cost = 0.02 * CAP * np.abs(offsets) / max(1.0, float(np.abs(offsets).max()))
+    rows = np.arange(len(t))[:, None]
+    ks = np.arange(n_off)[None, :]
+    ka = kb = int(np.argmax(evidence.mean(axis=0) - cost))
+    best = -np.inf
+    for _ in range(3):
+        # move the start with the end fixed, then the end with the start fixed
+        idx = np.rint((1 - t)[:, None] * ks + t[:, None] * kb).astype(np.int64)
+        score = evidence[rows, idx].mean(0) - 0.5 * (cost + cost[kb])
+        ka = int(np.argmax(score))
+        idx = np.rint((1 - t)[:, None] * ka + t[:, None] * ks).astype(np.int64)
+        score = evidence[rows, idx].mean(0) - 0.5 * (cost[ka] + cost)
+        kb = int(np.argmax(score))
+        if score[kb] <= best + 1e-6:
+            break
+        best = float(score[kb])
+    return ka, kb, best
+
+
+def _intersect(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
+    """Corner i = where side i-1 meets side i (each side a point and a direction)."""
+    p1, d1 = points[PREV], dirs[PREV]
+    p2, d2 = points, dirs
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    if np.abs(denom).min() < 1e-3:
+        return None
+    diff = p2 - p1
+    s = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
+    return (p1 + s[:, None] * d1).astype(np.float32)
+
+
+def _moved(quad: np.ndarray, shifts: np.ndarray) -> np.ndarray | None:
+    """``quad`` with each side's start and end moved outward by ``shifts`` (4 x 2)."""
+    a, b, _, n = _sides(quad)
+    a2 = a + shifts[:, :1] * n
+    b2 = b + shifts[:, 1:] * n
+    dirs = b2 - a2
+    return _intersect(a2, dirs / (np.hypot(dirs[:, 0], dirs[:, 1])[:, None] + 1e-6))
+
+
+def edge_support(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Per side, the share of its samples that lie on a clear border (brighter inside)."""
+    drops, _ = _drops(image, quad, np.zeros(1, np.float32))
+    return (drops[..., 0] > MIN_STEP).mean(axis=1)
+
+
+def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
+    """(quad with each side on the nearest strong border within ``reach`` pixels, mean edge
+    support of its sides). Sides with no clear border nearby stay where they are."""
+    r = max(2, int(round(reach)))
+    step = 1 if r <= 10 else 2
+    # inward only a little: a court card's picture frame is a border (brighter inside) a
+    # tenth of the card in, and a card's outline must not shrink onto it
+    inward = max(2, int(round(INWARD * r)))
+    offsets = np.arange(-inward, r + 1, step, dtype=np.float32)
+    drops, t = _drops(image, quad, offsets)
+    evidence = np.clip(drops, 0.0, CAP)
+    clear = drops > MIN_STEP
+    shifts = np.zeros((4, 2), np.float32)
+    for i in range(4):
+        ka, kb, _ = _best_line(evidence[i], t, offsets)
+        # a side moves only onto a line most of which is a clear border
+        idx = np.rint((1 - t) * ka + t * kb).astype(np.int64)
+        if clear[i, np.arange(SAMPLES), idx].mean() >= MIN_SIDE_EVIDENCE:
+            shifts[i] = (offsets[ka], offsets[kb])
+    out = _moved(quad, shifts) if shifts.any() else quad.astype(np.float32)
+    if out is None:
+        out = quad.astype(np.float32)
+    return out, float(edge_support(image, out).mean())
+
+
+def frame_to_card(
+    image: np.ndarray, quad: np.ndarray, paper: float, reach: float
+) -> np.ndarray | None:
+    """The card around ``quad`` when ``quad`` is a court card's picture frame, else None.
+
+    A frame has bright paper (``paper``: the brightness that separates paper from table) just
+    outside it on all four sides, and the card's border some way further out: a clear step on
+    at least two sides within ``reach`` pixels. A side without a clear border (it lies on
+    another card) takes the margin of the opposite side: the frame sits in the card's middle.
+    """
+    a, b, _, n = _sides(quad)
+    size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
+    t = np.linspace(0.2, 0.8, 9, dtype=np.float32)
+    near = max(2.0, 0.03 * size)
+    probe = (a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]) + near * n[:, None, :]
+    flat = probe.reshape(1, -1, 2)
+    outside = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).reshape(4, -1)
+    if (np.median(outside, axis=1) < paper).any():
+        return None  # the table (or something dark) right outside a side: a card, not a frame
+    r = max(4, int(round(reach)))
+    offsets = np.arange(near, r + 1, 1.0, dtype=np.float32)
+    drops, ts = _drops(image, quad, offsets)
+    evidence = np.clip(drops, 0.0, CAP)
+    margins = np.full(4, np.nan, np.float32)
+    for i in range(4):
+        per_offset = (drops[i] > MIN_STEP).mean(axis=0)
+        k = int(np.argmax(per_offset))
+        if per_offset[k] >= 0.6:
+            # the outermost strong step near the best one: the card's edge, not a glyph
+            margins[i] = offsets[k]
+    del evidence, ts
+    found = ~np.isnan(margins)
+    if found.sum() < 2:
+        return None
+    for i in range(4):
+        if not found[i]:
+            j = (i + 2) % 4
+            if not found[j]:
+                return None
+            margins[i] = margins[j]
+    shifts = np.repeat(margins[:, None], 2, axis=1)
+    return _moved(quad, shifts)
