@@ -7,10 +7,26 @@ and compares with the true records.
     .venv/bin/python bench/watch.py                      # 1280x720, 15 fps, 3 hands per game
     .venv/bin/python bench/watch.py --hands 10 --fps 30  # the acceptance run (slow to render)
     .venv/bin/python bench/watch.py --reader deck        # reader that knows the deck's faces
+    .venv/bin/python bench/watch.py --keep DIR --reuse   # watch hands already rendered in DIR
 
-Prints per game and overall: plays right (%), hands perfect (%), plays marked for
-confirmation (%), and the watcher's frames per second (median over hands; decoding the video
-included, rendering not). Acceptance: >= 99.5 % plays right, >= 95 % hands perfect, >= 30 fps.
+Plays are compared by where they belong, (trick, seat), never by position in the list, so one
+missed play costs that play and no other. Per game and overall:
+
+  plays right    true plays for which the record has the same card at the same trick and
+                 seat (the camera's own revisions applied, no person's correction; a play
+                 marked for confirmation counts only if its card is right). The headline.
+  misread        the record has another card there (how many of them were marked for
+                 confirmation is shown as 'marked')
+  missed         the record has no card there: never seen, or seen missing (card unknown)
+  extra          a play the record has where the truth has none (a second card for a seat
+                 in a trick, a trick too many)
+  hands perfect  every play right and nothing extra: the record's tricks equal the truth's
+  to confirm     plays marked for confirmation, of all true plays
+  fps            the watcher's frames per second (median over hands; decoding the video
+                 included, rendering not), and per CPU second
+
+Acceptance: >= 99.5 % plays right, >= 95 % hands perfect, >= 30 fps on one core. Each play
+that is not right is listed (trick, seat, true card, card read, marked or not, why).
 """
 
 from __future__ import annotations
@@ -34,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision import games  # noqa: E402
 from vision.deckreader import deck_reader  # noqa: E402
 from vision.sources import VideoFile  # noqa: E402
-from vision.tablevideo import render_hand  # noqa: E402
+from vision.tablevideo import load_truth, render_hand  # noqa: E402
 from vision.watch import Watcher, classifier_reader  # noqa: E402
 
 
@@ -54,6 +70,32 @@ def spec_for(truth: dict) -> games.GameSpec:
     )
 
 
+def compare(seen: list[dict], true: list[dict], players: int) -> dict:
+    """Plays as the record has them (``trick``, ``seat``, ``card`` or None, ``confirm``,
+    ``reason``) against the true plays in order (``seat``, ``card``; every trick has
+    ``players`` plays), matched by (trick, seat)."""
+    at: dict[tuple[int, int], dict] = {}
+    extra = []
+    for p in seen:
+        key = (p["trick"], p["seat"])
+        if key in at:
+            extra.append(p)
+        else:
+            at[key] = p
+    right, misread, missed = 0, [], []
+    for i, q in enumerate(true):
+        key = (i // players + 1, q["seat"])
+        p = at.pop(key, None)
+        if p is None or p["card"] is None:
+            missed.append({"trick": key[0], "seat": key[1], "true": q["card"], "play": p})
+        elif p["card"] == q["card"]:
+            right += 1
+        else:
+            misread.append({"trick": key[0], "seat": key[1], "true": q["card"], "play": p})
+    extra.extend(at.values())
+    return {"right": right, "misread": misread, "missed": missed, "extra": extra}
+
+
 def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:  # type: ignore[no-untyped-def]
     reader = deck_reader(truth["look"]["deck"]) if reader_kind == "deck" else model_reader
     watcher = Watcher(spec_for(truth), reader)
@@ -62,15 +104,22 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:
     for frame in source:
         watcher.feed(frame.image, frame.t)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    seen = [(seat, str(card)) for seat, card in watcher.log.cards()]
-    true = [(p["seat"], p["card"]) for p in truth["plays"]]
-    right = sum(1 for a, b in zip(seen, true, strict=False) if a == b)
+    cards = watcher.log.cards()
+    seen = [
+        {"trick": p.trick, "seat": p.seat, "card": None if cards[p.index][1] is None else str(cards[p.index][1]),
+         "confirm": p.confirm, "reason": p.reason, "t": p.t, "index": p.index}
+        for p in watcher.log.plays
+    ]  # fmt: skip
+    c = compare(seen, truth["plays"], watcher.spec.players)
+    perfect = (
+        c["right"] == len(truth["plays"])
+        and not c["extra"]
+        and watcher.log.record()["tricks"] == truth["record"]["tricks"]
+    )
     return {
-        "plays": len(true),
-        "right": right
-        if len(seen) == len(true)
-        else min(right, len(true) - abs(len(seen) - len(true))),
-        "perfect": seen == true and watcher.log.record()["tricks"] == truth["record"]["tricks"],
+        "plays": len(truth["plays"]),
+        **c,
+        "perfect": perfect,
         "confirm": sum(1 for p in watcher.log.plays if p.confirm),
         "seen": len(seen),
         "fps": watcher.frames / elapsed,
@@ -92,6 +141,11 @@ def main() -> int:
     ap.add_argument("--decks", choices=("heldout", "trained", "any"), default="heldout")
     ap.add_argument("--reader", choices=("model", "deck"), default="model")
     ap.add_argument("--keep", type=Path, help="keep the rendered videos here")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="with --keep: watch a hand already rendered there instead of rendering it again",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
@@ -104,29 +158,48 @@ def main() -> int:
         for k in range(args.hands):
             seed = args.seed + k
             video = folder / f"{game}_{seed}.mp4"
-            truth = render_hand(game, seed, video, (w, h), args.fps, heldout=heldout)
+            if args.reuse and video.exists() and video.with_suffix(".json").exists():
+                truth = load_truth(video.with_suffix(".json"))
+            else:
+                truth = render_hand(game, seed, video, (w, h), args.fps, heldout=heldout)
             r = watch_one(video, truth, args.reader, model_reader)
             rows.setdefault(game, []).append(r)
             print(f"{game} seed {seed} deck {truth['look']['deck']}: {r['right']}/{r['plays']} right, "
+                  f"{len(r['misread'])} misread, {len(r['missed'])} missed, {len(r['extra'])} extra, "
                   f"{'perfect' if r['perfect'] else 'NOT perfect'}, {r['confirm']} to confirm, "
                   f"{r['fps']:.0f} fps, {r['cpu_fps']:.0f} per CPU second ({r['detections']} detections / {r['frames']} frames)", flush=True)  # fmt: skip
+            for what in ("misread", "missed", "extra"):
+                for m in r[what]:
+                    p = m.get("play", m)
+                    where = f"trick {m['trick']} seat {m['seat']}"
+                    read = (
+                        "nothing"
+                        if p is None
+                        else f"{p['card']} (play {p['index'] + 1}, t={p['t']:.1f}s, {'marked' if p['confirm'] else 'NOT marked'}{': ' + p['reason'] if p['reason'] else ''})"
+                    )
+                    print(f"    {what}: {where}: true {m.get('true', '-')}, read {read}", flush=True)  # fmt: skip
     print(
         f"\n{args.size} at {args.fps:g} fps, decks {args.decks}, reader {args.reader}, one thread"
     )
     print(
-        f"{'game':<11} {'hands':>5} {'plays right':>12} {'hands perfect':>14} {'to confirm':>11} {'median fps':>11}"
+        f"{'game':<11} {'hands':>5} {'plays':>6} {'right':>8} {'misread (marked)':>17} {'missed':>7} "
+        f"{'extra':>6} {'hands perfect':>14} {'to confirm':>11} {'median fps':>11} {'per CPU s':>10}"
     )
     everything = [r for rs in rows.values() for r in rs]
     for name, rs in [*rows.items(), ("all", everything)]:
         plays = sum(r["plays"] for r in rs)
+        misread = [m for r in rs for m in r["misread"]]
+        marked = sum(1 for m in misread if m["play"]["confirm"])
         print(
-            f"{name:<11} {len(rs):>5} {100 * sum(r['right'] for r in rs) / plays:>11.2f}% "
+            f"{name:<11} {len(rs):>5} {plays:>6} {100 * sum(r['right'] for r in rs) / plays:>7.2f}% "
+            f"{f'{len(misread)} ({marked})':>17} {sum(len(r['missed']) for r in rs):>7} "
+            f"{sum(len(r['extra']) for r in rs):>6} "
             f"{100 * sum(r['perfect'] for r in rs) / len(rs):>13.1f}% "
             f"{100 * sum(r['confirm'] for r in rs) / plays:>10.2f}% "
             f"{statistics.median(r['fps'] for r in rs):>11.0f} "
             f"{statistics.median(r['cpu_fps'] for r in rs):>10.0f}"
         )
-    if not args.keep:
+    if not args.keep:  # only what this run rendered
         for p in folder.iterdir():
             p.unlink()
         folder.rmdir()

@@ -86,8 +86,9 @@ class GameSpec:
             out.add(self.trump)
         return frozenset(out)
 
-    def record(self, tricks: Sequence[Sequence[Card | WildTwo]]) -> dict[str, object]:
-        """The hand record ``trickcam score`` reads."""
+    def record(self, tricks: Sequence[Sequence[Card | WildTwo | str]]) -> dict[str, object]:
+        """The hand record ``trickcam score`` reads (an entry may be a written card already,
+        e.g. ``"?"`` for a play the camera missed)."""
         return {"game": self.game, **self.header, "tricks": [[str(c) for c in t] for t in tricks]}
 
     def score_keys(self) -> int:

@@ -41,7 +41,15 @@ from vision.decode import (
 )
 from vision.games import GameSpec
 from vision.handlog import HandLog, PlayEvent, WatchEvent
-from vision.table import CardTracker, MotionGate, TableGeometry, Track, TrackerTimes
+from vision.table import (
+    CardTracker,
+    MotionGate,
+    TableGeometry,
+    Track,
+    TrackerTimes,
+    moved,
+    same_card,
+)
 
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
@@ -53,6 +61,11 @@ read one by one before the camera revises an earlier play."""
 SEAT_TIE_DEGREES = 12.0
 """A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
 move: the card lies near the border of two sides."""
+
+SEAT_NEAR_DEGREES = 40.0
+"""A card on the side of a seat that has already played to the trick goes to the nearest seat
+still to play if it lies at most this much further (in angle) from it; further, it is plainly
+that seat's card, so the trick in progress is over (a play was missed) and it leads the next."""
 
 
 class Watcher:
@@ -171,11 +184,19 @@ class Watcher:
                     text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
                 )
             ]
+        seat, note, over = self._place(tr)
+        events = self._infer_missed(t, why=note) if over else []
         try:
-            played = self._play(tr, probs, t)
-            return [played, *self._revise(t), *self._trick_events(t)]
+            played = self._play(tr, probs, t, seat, "" if over else note)
         except DecodeError as exc:
-            return [WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}")]
+            return [
+                *events,
+                WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}"),
+            ]
+        if over:  # the trick closed by a missed play: its winner is who leads now
+            done, _ = self.log.tricks()
+            events.append(WatchEvent("trick", t, trick=done[-1]))
+        return [*events, played, *self._revise(t), *self._trick_events(t)]
 
     def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
         """Before the first lead, the face-up card of the deal: it reads as that card, or it
@@ -204,38 +225,68 @@ class Watcher:
         self.fixture_cards[tr.id] = card
         self.fixture_places[card] = tr.centre
 
+    def _sure_cards(self) -> frozenset[Card]:
+        """Cards played for certain: read without doubt, or named by a person. A doubtful
+        reading does not rule its card out for later plays: if a later play clearly shows
+        that card, the hand read together revises the doubtful one instead."""
+        human = {c.index for c in self.log.corrections if not c.by.startswith("camera")}
+        return frozenset(
+            c
+            for i, (_, c) in enumerate(self.log.cards())
+            if c is not None
+            and (
+                i in human
+                or (self.log.plays[i].reading is not None and not self.log.plays[i].confirm)
+            )
+        )
+
     def _revise(self, t: float) -> list[WatchEvent]:
         """Read all plays so far together (each card once); where that reading is clearly
-        more probable and differs, the camera corrects earlier plays, as events."""
-        plays = self.log.plays
-        if len(plays) < 2:
-            return []
+        more probable and differs, or the plays as read show a card twice, the camera
+        corrects earlier plays, as events (missed plays not named stay as they are)."""
         human = {c.index: c.card for c in self.log.corrections if not c.by.startswith("camera")}
+        seen = [p for p in self.log.plays if not p.missed or p.index in human]
+        if len(seen) < 2:
+            return []
         rows = [
             one_hot(human[p.index], 1 - 1e-6)[:52] if p.index in human else p.probs[:52] * p.prior
-            for p in plays
+            for p in seen
         ]
-        current = [card for _, card in self.log.cards()]
+        cards = self.log.cards()
+        current = [cards[p.index][1] for p in seen]
         knowledge = Knowledge(deck=self.spec.deck, elsewhere=self.spec.elsewhere)
         best, score = read_hand(rows, knowledge)
-        if best == current or score - hand_log_probability(rows, current) < REVISE_MARGIN:
+        twice = len(set(current)) < len(current)
+        if best == current or (
+            not twice and score - hand_log_probability(rows, current) < REVISE_MARGIN  # type: ignore[arg-type]
+        ):
             return []
         events = []
-        for i, (was, now) in enumerate(zip(current, best, strict=True)):
+        for p, was, now in zip(seen, current, best, strict=True):
             if was != now:
-                self.log.correct(i, now, by="camera: the hand read together", t=t)
+                self.log.correct(p.index, now, by="camera: the hand read together", t=t)
+                why = (
+                    f"{was} is played twice"
+                    if twice and current.count(was) > 1
+                    else "the hand read together"
+                )
                 events.append(
                     WatchEvent(
                         "revised",
                         t,
-                        text=f"play {i + 1} revised: {was} -> {now} (the hand read together)",
+                        text=f"play {p.index + 1} revised: {was} -> {now} ({why})",
                     )
                 )
         return events
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card already played, back in view (a hand lifted off it, or a trick not yet
-        gathered pushed about): the same play again, never a new one."""
+        gathered pushed about): the same play again, never a new one.
+
+        Told by where and when it lies, never by its name alone: a card whose own track is
+        still in view is not back; one of a trick already gathered is back only lying exactly
+        where it lay and looking the same (a new card slid in never lands exactly there, and
+        may well be read as the name an earlier play was misread as)."""
         best = int(np.argmax(probs[: len(CARD_LABELS)]))
         card = CARD_LABELS[best]
         fixture_again = card in self.spec.elsewhere or self._near(tr, self.fixture_places.get(card))
@@ -243,18 +294,27 @@ class Watcher:
             self.fixture_tracks.add(tr.id)
             text = f"{card}, the face-up card of the deal, is in view again"
             return [WatchEvent("note", t, text=text)]
+        live = {x.id for x in self.tracker.live()}
         for play in reversed(self.log.plays):
-            if play.card != card or probs[best] < 0.5:
+            if play.missed or play.track_id in live:
                 continue
-            near = float(np.hypot(*(tr.centre - np.asarray(play.quad).reshape(4, 2).mean(axis=0))))
-            if near < 0.6 * np.sqrt(max(tr.area, 1.0)):
-                self.play_of_track[tr.id] = play.index
-                play.track_id = tr.id
-                text = f"{card} (play {play.index + 1}) is in view again"
-                if play.trick <= self.gathered:  # it was covered, not gathered
-                    self.gathered = play.trick - 1
-                    text += f": trick {play.trick} is still on the table"
-                return [WatchEvent("note", t, text=text)]
+            looks_same = same_card(play.crop, tr.crops[0])
+            if play.trick <= self.gathered:
+                if moved(play.quad, tr.quad) or not looks_same:
+                    continue
+            else:
+                named = play.card == card and probs[best] >= 0.5
+                if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
+                    continue
+                if not (named or looks_same or not moved(play.quad, tr.quad)):
+                    continue
+            self.play_of_track[tr.id] = play.index
+            play.track_id = tr.id
+            text = f"{play.card} (play {play.index + 1}) is in view again"
+            if play.trick <= self.gathered:  # it was covered, not gathered
+                self.gathered = play.trick - 1
+                text += f": trick {play.trick} is still on the table"
+            return [WatchEvent("note", t, text=text)]
         return None
 
     @staticmethod
@@ -263,28 +323,81 @@ class Watcher:
             return False
         return float(np.hypot(*(tr.centre - place))) < 0.6 * np.sqrt(max(tr.area, 1.0))
 
-    def _seat(self, tr: Track) -> tuple[int, str]:
+    def _place(self, tr: Track) -> tuple[int, str, bool]:
+        """Whose card it is, from where it lies: (seat, note, over). ``over``: the trick in
+        progress is over with plays missed (its cards have left the table, or this card lies
+        plainly on the side of a seat that has already played to it), and this card leads
+        the next trick. The seat to move only breaks near ties of geometry: after a missed
+        or misread card the turn is a guess, where a card lies is not."""
         dist = self.geometry.distances(tr.centre, self.size)
         nearest = int(np.argmin(dist))
-        turn = self.log.to_move()
         _done, current = self.log.tricks()
+        if current and self._trick_left():
+            return nearest, "the trick in progress left the table short", True
         played = {s for s, _ in current}
-        if (
-            nearest != turn
-            and dist[turn] - dist[nearest] <= SEAT_TIE_DEGREES
-            and turn not in played
-        ):
-            return turn, ""
-        if nearest in played:
-            return (
-                turn,
-                f"a card on seat {nearest}'s side, which has played to this trick: given to seat {turn}",
-            )
-        return nearest, ""
+        turn = self.log.to_move()
+        if turn is None:
+            return nearest, "", False
+        if nearest not in played:
+            if (
+                nearest != turn
+                and turn not in played
+                and dist[turn] - dist[nearest] <= SEAT_TIE_DEGREES
+            ):
+                return turn, "", False
+            return nearest, "", False
+        free = [s for s in range(self.spec.players) if s not in played]
+        closest = min(free, key=lambda s: float(dist[s]))
+        if dist[closest] - dist[nearest] <= SEAT_NEAR_DEGREES:
+            note = f"a card on seat {nearest}'s side, which has played to this trick: given to seat {closest}"
+            return closest, note, False
+        return (
+            nearest,
+            f"a card plainly on seat {nearest}'s side, which has played to this trick",
+            True,
+        )
 
-    def _play(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent:
-        seat, note = self._seat(tr)
-        played = frozenset(c for _, c in self.log.cards())
+    def _trick_left(self) -> bool:
+        """Have all the cards seen in the trick in progress left the table?"""
+        done, _ = self.log.tricks()
+        ids = {p.track_id for p in self.log.plays if p.trick == len(done) + 1 and not p.missed}
+        return bool(ids) and not ids & {tr.id for tr in self.tracker.live()}
+
+    def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
+        """Close the trick in progress with a missed play for each seat that showed no card
+        (clockwise; the seat that was to lead leads). The card is never guessed: the play is
+        marked for a person to name (a correction)."""
+        done, current = self.log.tricks()
+        if not current:
+            return []
+        n = self.spec.players
+        number = len(done) + 1
+        seen = [s for s, _ in current]
+        expected = done[-1].winner if done else self.spec.first_leader
+        lead = expected if expected is not None and expected not in seen else seen[0]
+        last = next(p for p in reversed(self.log.plays) if p.trick == number)
+        events = []
+        for k in range(n):
+            seat = (lead + k) % n
+            if seat in seen:
+                continue
+            note = (
+                f"missed: seat {seat}'s card to trick {number} was never seen ({why});"
+                " name it with a correction"
+            )
+            play = PlayEvent(
+                index=len(self.log.plays), seat=seat, card=None, t=last.t, trick=number,
+                reading=None, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
+                quad=np.zeros((4, 2)), track_id=-1, seat_note=note, leads=seat == lead != seen[0],
+            )  # fmt: skip
+            self.log.plays.append(play)
+            events.append(
+                WatchEvent("missed", t, text=f"play {play.index + 1} {note}", missed=play)
+            )
+        return events
+
+    def _play(self, tr: Track, probs: np.ndarray, t: float, seat: int, note: str) -> WatchEvent:
+        played = self._sure_cards()
         knowledge = Knowledge(
             deck=self.spec.deck,
             played=played,
@@ -337,14 +450,19 @@ class Watcher:
             return []
         done, _ = self.log.tricks()
         number = self.log.plays[index].trick
+        events: list[WatchEvent] = []
+        if number == len(done) + 1 == self.spec.tricks and self._trick_left():
+            # the last trick gathered short: no lead will follow to show it, so now
+            events = self._infer_missed(t, "the last trick left the table short")
+            done, _ = self.log.tricks()
         trick_ids = [p.track_id for p in self.log.plays if p.trick == number]
         gone = {i for i in trick_ids if all(tt.id != i for tt in self.tracker.live())}
         if number <= len(done) and len(gone) == len(trick_ids) and number > self.gathered:
             self.gathered = number
             trick = done[number - 1]
             trick.gathered = True
-            return [WatchEvent("gathered", t, trick=trick)]
-        return []
+            return [*events, WatchEvent("gathered", t, trick=trick)]
+        return events
 
     @property
     def complete(self) -> bool:
