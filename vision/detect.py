@@ -85,7 +85,11 @@ SUPPORT_WEIGHT = 0.5
 """Weight of the edge support (share of the outline on a clear border) in a find's score:
 of two outlines of one card, the one on the card's border wins."""
 
-FRAME_REACH = 0.35
+DUPLICATE_OVERLAP = 0.7
+"""Two outlines sharing this much (intersection over union) are one card: cards lying on
+each other show only part of the lower one, never two whole outlines this alike."""
+
+FRAME_REACH = 0.25
 """How far outside a picture frame (a fraction of its size) the card's border is sought."""
 
 
@@ -201,7 +205,7 @@ def _card_from(
     card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
     if card is not None and quad_shape(card)[1]:
         quad = card
-    snapped, support = snap_quad(work.edges, quad, SNAP_REACH * size)
+    snapped, support = snap_quad(work.edges, quad, SNAP_REACH * size, work.paper)
     area = quad_area(snapped)
     if area < min_area or area > max_area:
         return None
@@ -293,6 +297,12 @@ def _work(small: np.ndarray) -> _Work:
     return _Work(masks, minc, float(paper))
 
 
+def _overlap(a: _Candidate, b: _Candidate) -> float:
+    """Intersection over union of two convex outlines."""
+    inter, _ = cv2.intersectConvexConvex(a.quad, b.quad)
+    return float(inter) / (a.area + b.area - float(inter) + 1e-6)
+
+
 def _contains(outer: _Candidate, inner: _Candidate) -> bool:
     q = outer.quad.reshape(-1, 1, 2)
     return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
@@ -311,6 +321,10 @@ def _select(cands: list[_Candidate]) -> list[_Candidate]:
             # (concentric outlines up to 1.45x apart are one card: the outer side of the
             # edge band around a small card adds several pixels all round)
             if 1 / 1.45 < ratio < 1.45 and dist < 0.08 * np.sqrt(u.area):
+                dup = True
+                break
+            # or mostly the same pixels (one outline stretched over the card's shadow)
+            if 1 / 1.45 < ratio < 1.45 and _overlap(c, u) > DUPLICATE_OVERLAP:
                 dup = True
                 break
         if not dup:

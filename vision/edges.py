@@ -35,12 +35,26 @@ MIN_STEP = 10.0
 CAP = 60.0
 """Larger drops count as this much: one very strong spot must not outweigh a whole side."""
 
-INWARD = 0.4
+PAPER_SHARE = 0.8
+"""Inside a card's border the image is at least this share of the paper brightness (the
+Otsu threshold between paper and table): a card in a shadow still counts."""
+
+INWARD = 0.25
 """A side moves inward at most this fraction of the reach it may move outward."""
 
 MIN_SIDE_EVIDENCE = 0.35
 """A side moves only onto a line where at least this share of its samples are on a clear
 border; otherwise it stays where the mask put it."""
+
+
+FRAME_EDGE_SHARE = 0.6
+"""Around a picture frame, a card's border is a line at least this share of which is a clear
+border."""
+
+
+FRAME_LINE = 0.06
+"""A picture frame's own lines (and their blur) reach this fraction of its size outward: the
+card's border is sought beyond."""
 
 
 def _sides(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -57,9 +71,10 @@ def _sides(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 
 def _drops(
     image: np.ndarray, quad: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(drops 4 x SAMPLES x O, t SAMPLES): the brightness drop (inside minus outside) across
-    each side moved outward by each offset, at each sample point; ``t`` places the samples."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(drops 4 x SAMPLES x O, t SAMPLES, inside 4 x SAMPLES x O): the brightness drop
+    (inside minus outside) across each side moved outward by each offset, at each sample
+    point; ``t`` places the samples; ``inside`` is the brightness on the inner side."""
     a, b, _, n = _sides(quad)
     t = np.linspace(0.12, 0.88, SAMPLES, dtype=np.float32)
     base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]  # 4 x S x 2
@@ -68,10 +83,15 @@ def _drops(
     pts_out = base[:, :, None, :] + (o + STEP)[None, None, :, None] * n[:, None, None, :]
     pts = np.concatenate([pts_in, pts_out], axis=1)  # 4 x 2S x O x 2
     flat = pts.reshape(1, -1, 2)
-    vals = cv2.remap(
-        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).reshape(4, 2 * SAMPLES, len(o))
-    return vals[:, :SAMPLES] - vals[:, SAMPLES:], t
+    vals = (
+        cv2.remap(
+            image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        .reshape(4, 2 * SAMPLES, len(o))
+        .astype(np.float32)
+    )
+    inside = vals[:, :SAMPLES]
+    return inside - vals[:, SAMPLES:], t, inside
 
 
 def _best_line(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> tuple[int, int, float]:
@@ -79,7 +99,8 @@ def _best_line(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> tupl
     side's ``evidence`` (SAMPLES x O): the best parallel shift first, then each end in turn
     over the whole range (a few rounds). A shift costs a little, so ties stay put."""
     n_off = len(offsets)
-    cost = 0.02 * CAP * np.abs(offsets) / max(1.0, float(np.abs(offsets).max()))
+    # moving costs a little (ties stay put), inward more (onto a picture frame's line)
+    cost = 0.02 * CAP * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
     rows = np.arange(len(t))[:, None]
     ks = np.arange(n_off)[None, :]
     ka = kb = int(np.argmax(evidence.mean(axis=0) - cost))
@@ -121,20 +142,26 @@ def _moved(quad: np.ndarray, shifts: np.ndarray) -> np.ndarray | None:
 
 def edge_support(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Per side, the share of its samples that lie on a clear border (brighter inside)."""
-    drops, _ = _drops(image, quad, np.zeros(1, np.float32))
+    drops = _drops(image, quad, np.zeros(1, np.float32))[0]
     return (drops[..., 0] > MIN_STEP).mean(axis=1)
 
 
-def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
+def snap_quad(
+    image: np.ndarray, quad: np.ndarray, reach: float, paper: float
+) -> tuple[np.ndarray, float]:
     """(quad with each side on the nearest strong border within ``reach`` pixels, mean edge
-    support of its sides). Sides with no clear border nearby stay where they are."""
+    support of its sides). A border is a drop from paper (inside brighter than
+    ``PAPER_SHARE * paper``) to something darker; sides with no clear border nearby stay
+    where they are."""
     r = max(2, int(round(reach)))
     step = 1 if r <= 10 else 2
     # inward only a little: a court card's picture frame is a border (brighter inside) a
     # tenth of the card in, and a card's outline must not shrink onto it
     inward = max(2, int(round(INWARD * r)))
     offsets = np.arange(-inward, r + 1, step, dtype=np.float32)
-    drops, t = _drops(image, quad, offsets)
+    drops, t, inside = _drops(image, quad, offsets)
+    # a drop from the table into something darker (a gap, a shadow) is not a card's border
+    drops = np.where(inside > PAPER_SHARE * paper, drops, 0.0)
     evidence = np.clip(drops, 0.0, CAP)
     clear = drops > MIN_STEP
     shifts = np.zeros((4, 2), np.float32)
@@ -171,16 +198,16 @@ def frame_to_card(
         return None  # the table (or something dark) right outside a side: a card, not a frame
     r = max(4, int(round(reach)))
     offsets = np.arange(near, r + 1, 1.0, dtype=np.float32)
-    drops, ts = _drops(image, quad, offsets)
-    evidence = np.clip(drops, 0.0, CAP)
+    drops, _, inside = _drops(image, quad, offsets)
+    # the card's border is a drop from paper: the frame's own lines have the picture inside
+    clear = (drops > MIN_STEP) & (inside > paper)
+    evidence = np.where(inside > paper, np.clip(drops, 0.0, CAP), 0.0).mean(axis=1)
+    evidence[:, offsets < FRAME_LINE * size] = 0.0  # the frame's own lines and their blur
     margins = np.full(4, np.nan, np.float32)
     for i in range(4):
-        per_offset = (drops[i] > MIN_STEP).mean(axis=0)
-        k = int(np.argmax(per_offset))
-        if per_offset[k] >= 0.6:
-            # the outermost strong step near the best one: the card's edge, not a glyph
+        k = int(np.argmax(evidence[i]))
+        if clear[i, :, k].mean() >= FRAME_EDGE_SHARE:
             margins[i] = offsets[k]
-    del evidence, ts
     found = ~np.isnan(margins)
     if found.sum() < 2:
         return None
