@@ -5,6 +5,8 @@ is one SVG document laid out as a 13 x 5 grid: rows clubs, diamonds, hearts, spa
 columns ace, 2..10, jack, queen, king; the extras row holds two jokers and, in column 2, the
 card back. Rendering one card by its SVG element id is unreliable (many ids render a fragment),
 so the whole document is rendered once with ``rsvg-convert`` and the grid is sliced.
+The usable KDE decks (``vision/kdedecks.py``, Debian package ``kdegames-card-data-kf5``) follow
+the aisleriot ones as further training designs named ``kde-NAME``; none is held out.
 datasets/README.md lists which decks are used, held out or left out, and why.
 
 Rendered cards are cached under ``datasets/cache/decks/`` (git-ignored) as one ``.npz`` per deck.
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from rules.cards import DECK_52, Rank, Suit
+from vision.kdedecks import KDE_DIR, KDE_PREFIX, KDE_USED, kde_deck_path, render_kde_cards
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 DEFAULT_CACHE = Path("datasets/cache/decks")
@@ -63,16 +66,24 @@ class Deck:
     name: str
     path: Path
     heldout: bool
+    source: str = "aisleriot"
+    """``aisleriot`` (13 x 5 grid sheet) or ``kde`` (cards found by SVG id)."""
 
 
-def list_decks(directory: Path = AISLERIOT_DIR) -> list[Deck]:
-    """Every usable aisleriot deck in ``directory``, sorted by name (excluded ones left out)."""
+def list_decks(directory: Path = AISLERIOT_DIR, kde_directory: Path = KDE_DIR) -> list[Deck]:
+    """Every usable aisleriot deck in ``directory``, sorted by name (excluded ones left out),
+    then the usable KDE decks found in ``kde_directory`` in ``KDE_USED`` order (appended, so
+    an index into the aisleriot part means the same deck with or without the KDE package)."""
     decks = []
     for path in sorted(directory.glob("*.svgz")):
         name = path.name[: -len(".svgz")]
         if name in EXCLUDED:
             continue
         decks.append(Deck(name=name, path=path, heldout=name in HELDOUT))
+    for name in KDE_USED:
+        kde_path = kde_deck_path(name, kde_directory)
+        if kde_path is not None:
+            decks.append(Deck(KDE_PREFIX + name, kde_path, heldout=False, source="kde"))
     return decks
 
 
@@ -119,17 +130,32 @@ def _trim(cell: np.ndarray) -> np.ndarray:
 
 def render_deck(deck: Deck, card_h: int = RENDER_CARD_H) -> dict[str, np.ndarray]:
     """Render ``deck``: label -> BGRA card image ``card_h`` pixels tall (alpha = card shape)."""
+    if deck.source == "kde":
+        try:
+            found = render_kde_cards(deck.path, card_h, _render_document)
+        except ImportError as exc:
+            raise DeckError(f"deck {deck.name!r} needs svgelements (extra 'train')") from exc
+        except ValueError as exc:
+            raise DeckError(f"deck {deck.name!r} ({deck.path}): {exc}") from exc
+        return _checked(deck, found, card_h)
     probe = _render_document(deck.path, 13 * 40)
     cell_aspect = (probe.shape[1] / 13) / (probe.shape[0] / 5)
     width = int(round(13 * card_h * cell_aspect * 1.02))
     sheet = _render_document(deck.path, width)
     h, w = sheet.shape[:2]
-    cards: dict[str, np.ndarray] = {}
+    cells: dict[str, np.ndarray] = {}
     for label, (r, c) in card_cell_labels().items():
         y0, y1 = round(r * h / 5), round((r + 1) * h / 5)
         x0, x1 = round(c * w / 13), round((c + 1) * w / 13)
-        card = _trim(sheet[y0:y1, x0:x1])
-        aspect = card.shape[1] / card.shape[0]
+        cells[label] = _trim(sheet[y0:y1, x0:x1])
+    return _checked(deck, cells, card_h)
+
+
+def _checked(deck: Deck, found: dict[str, np.ndarray], card_h: int) -> dict[str, np.ndarray]:
+    """``found`` cards resized to ``card_h`` pixels tall, after checking each has card shape."""
+    cards: dict[str, np.ndarray] = {}
+    for label, card in found.items():
+        aspect = card.shape[1] / card.shape[0] if card.shape[0] else 0.0
         if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
             raise DeckError(f"deck {deck.name!r}: card {label} has aspect {aspect:.2f}")
         new_w = int(round(card_h * aspect))
