@@ -51,8 +51,8 @@ KDE_EXCLUDED: dict[str, str] = {
     "gm-paris": "the same art as aisleriot 'paris' (already a training design)",
     "nicu-ornamental": "the same art as aisleriot 'ornamental' (already a training design)",
     "tigullio-international": "the same design as aisleriot 'tigullio', a HELD-OUT design",
-    "future": "four-colour deck (green clubs, blue diamonds)",
-    "konqi-modern": "four-colour deck (green clubs, blue diamonds)",
+    "future": "not playing-card art: wide chip-like tiles, suits told by four pastel colours",
+    "konqi-modern": "four-colour deck (blue clubs, green hearts, teal diamonds)",
     "xskat-german": "German suits (acorns, leaves, hearts, bells), not French suits",
 }
 """KDE decks left out, with the reason."""
