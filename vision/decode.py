@@ -149,8 +149,12 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
     hard = cards * (weights > 0)
     hard_best = CARD_LABELS[int(np.argmax(hard))]
     raw_card = CARD_LABELS[int(np.argmax(cards))]
-    if hard.sum() < IMPOSSIBLE_MASS * cards.sum():
-        # the classifier is sure of a card the game rules out (played, elsewhere, not in use)
+    raw_ruled_out = weights[int(np.argmax(cards))] == 0
+    if hard.sum() < IMPOSSIBLE_MASS * cards.sum() or (
+        raw_ruled_out and cards.max() >= CONFIRM_RATIO * cards[best]
+    ):
+        # the classifier sees a card the game rules out (played, elsewhere, not in use), as
+        # much as the card chosen: the chosen one is only the least unlikely
         confirm, reason = True, f"the camera reads {raw_card}, which cannot be played here"
         runner, p2 = raw_card, 0.0
     elif hard_best != card:

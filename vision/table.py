@@ -280,16 +280,17 @@ class CardTracker:
         self,
         times: TrackerTimes | None = None,
         same: Callable[[Track, np.ndarray], bool] | None = None,
-        replaceable: Callable[[Track, set[int]], bool] | None = None,
+        replaceable: Callable[[Track, set[int], np.ndarray | None], bool] | None = None,
     ) -> None:
         self.times = times or TrackerTimes()
         self.same = same
         """Is a crop still the tracked card? Asked when something passed over the card since
         it was last seen and it has not moved (None: it is)."""
-        self.replaceable = replaceable or (lambda tr, seen: True)
-        """May another card take this card's place, given the tracks seen in place now? Not a
-        card of a trick still on the table: a hand lying still over it makes it look
-        different, and that is not a new card."""
+        self.replaceable = replaceable or (lambda tr, seen, crop: True)
+        """May another card take this card's place, given the tracks seen in place now and
+        the find there now (its upright warp; None: any find)? Not a card of a trick still
+        on the table: a hand lying still over it makes it look different, and that is not a
+        new card."""
         self.tracks: list[Track] = []
         self.next_id = 0
         self.last_detection = -math.inf
@@ -373,7 +374,7 @@ class CardTracker:
                     or (self.same is not None and not self.same(tr, crops[i]))
                 )
             ):
-                if not self.replaceable(tr, seen):
+                if not self.replaceable(tr, seen, crops[i]):
                     continue  # covered, not replaced: wait until it is seen clearly
                 used.discard(i)
                 del matched[k]
@@ -402,7 +403,9 @@ class CardTracker:
                 tr.status = "gone"
                 left.append(tr)
         keep = [
-            tr for tr in self.live() if tr.status == "present" and not self.replaceable(tr, seen)
+            tr
+            for tr in self.live()
+            if tr.status == "present" and not self.replaceable(tr, seen, None)
         ]
         for i, q in enumerate(quads):
             if i in used or bool(partial[i]) or not quiet(q):

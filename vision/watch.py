@@ -150,18 +150,32 @@ class Watcher:
                     changed = True
         return changed
 
-    def _replaceable(self, tr: Track, seen: set[int]) -> bool:
-        """A played card may give its place to another only once its trick is complete and
-        gathered: none of the trick's other cards is still seen in place."""
+    def _replaceable(self, tr: Track, seen: set[int], crop: np.ndarray | None) -> bool:
+        """A played card may give its place to another once its trick is complete and
+        gathered: none of the trick's other cards is still seen in place. A card of the trick
+        in progress only to a find that plainly shows another card (``crop``): when a play
+        was missed, that trick never completes, and the next trick's card landing where
+        one of its cards lay must still arrive."""
         index = self.play_of_track.get(tr.id)
         if index is None:
             return True
         done, _ = self.log.tricks()
-        number = self.log.plays[index].trick
-        if number > len(done):
-            return False
-        others = {p.track_id for p in self.log.plays if p.trick == number} - {tr.id}
+        play = self.log.plays[index]
+        if play.trick > len(done):
+            return crop is not None and self._another_card(play, crop)
+        others = {p.track_id for p in self.log.plays if p.trick == play.trick} - {tr.id}
         return not (others & seen)
+
+    def _another_card(self, play: PlayEvent, crop: np.ndarray) -> bool:
+        """Does ``crop`` plainly show a card other than ``play``'s (not the same card under
+        a hand, nor a doubtful view)?"""
+        if same_card(play.crop, crop):
+            return False
+        probs = self.reader([crop])[0]
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        if face_probability(probs) < 0.9 or float(probs[best]) < 0.8:
+            return False
+        return CARD_LABELS[best] != self.log.cards()[play.index][1]
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
         probs = combine(self.reader(tr.crops))
@@ -376,6 +390,7 @@ class Watcher:
         expected = done[-1].winner if done else self.spec.first_leader
         lead = expected if expected is not None and expected not in seen else seen[0]
         last = next(p for p in reversed(self.log.plays) if p.trick == number)
+        left = self._trick_left()
         events = []
         for k in range(n):
             seat = (lead + k) % n
@@ -394,6 +409,11 @@ class Watcher:
             events.append(
                 WatchEvent("missed", t, text=f"play {play.index + 1} {note}", missed=play)
             )
+        if left and number > self.gathered:
+            self.gathered = number
+            trick = self.log.tricks()[0][number - 1]
+            trick.gathered = True
+            events.append(WatchEvent("gathered", t, trick=trick))
         return events
 
     def _play(self, tr: Track, probs: np.ndarray, t: float, seat: int, note: str) -> WatchEvent:
