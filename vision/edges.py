@@ -32,8 +32,14 @@ STEP = 1.5
 MIN_STEP = 10.0
 """Brightness drop (0-255) across an edge that counts as a clear border at one sample."""
 
-CAP = 60.0
-"""Larger drops count as this much: one very strong spot must not outweigh a whole side."""
+
+def _normalised(drops: np.ndarray) -> np.ndarray:
+    """Each sample's drops (last axis: the offsets) over its largest one, 0 where it has no
+    clear border at all: every sample counts alike (one very strong spot must not outweigh a
+    whole side) and the border's place stays sharp (no plateau where strong drops saturate)."""
+    peak = drops.max(axis=-1, keepdims=True)
+    return np.where(peak > MIN_STEP, np.clip(drops, 0.0, None) / np.maximum(peak, 1.0), 0.0)
+
 
 PAPER_SHARE = 0.8
 """Inside a card's border the image is at least this share of the paper brightness (the
@@ -94,29 +100,53 @@ def _drops(
     return inside - vals[:, SAMPLES:], t, inside
 
 
+def _line_scores(
+    evidence: np.ndarray, t: np.ndarray, ka: np.ndarray, kb: np.ndarray, cost: np.ndarray
+) -> np.ndarray:
+    """Mean evidence (less the cost of moving) of the lines from offset index ``ka[i]`` at the
+    side's start to ``kb[j]`` at its end, for every pair: len(ka) x len(kb)."""
+    idx = np.rint(
+        (1 - t)[None, None, :] * ka[:, None, None] + t[None, None, :] * kb[None, :, None]
+    ).astype(np.int64)
+    rows = np.arange(len(t))[None, None, :]
+    score = evidence[rows, idx].mean(-1)
+    return score - 0.5 * (cost[ka][:, None] + cost[kb][None, :])
+
+
 def _best_line(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> tuple[int, int, float]:
-    """(offset index at the side's start, at its end, mean evidence) of the best line over one
-    side's ``evidence`` (SAMPLES x O): the best parallel shift first, then each end in turn
-    over the whole range (a few rounds). A shift costs a little, so ties stay put."""
+    """(offset index at the side's start, at its end, score) of the best line over one side's
+    ``evidence`` (SAMPLES x O): every pair of ends on a grid of every other offset, then each
+    end within two offsets of the best pair. Moving costs a little (ties stay put), inward
+    more (onto a picture frame's line)."""
     n_off = len(offsets)
-    # moving costs a little (ties stay put), inward more (onto a picture frame's line)
-    cost = 0.02 * CAP * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
-    rows = np.arange(len(t))[:, None]
-    ks = np.arange(n_off)[None, :]
-    ka = kb = int(np.argmax(evidence.mean(axis=0) - cost))
-    best = -np.inf
-    for _ in range(3):
-        # move the start with the end fixed, then the end with the start fixed
-        idx = np.rint((1 - t)[:, None] * ks + t[:, None] * kb).astype(np.int64)
-        score = evidence[rows, idx].mean(0) - 0.5 * (cost + cost[kb])
-        ka = int(np.argmax(score))
-        idx = np.rint((1 - t)[:, None] * ka + t[:, None] * ks).astype(np.int64)
-        score = evidence[rows, idx].mean(0) - 0.5 * (cost[ka] + cost)
-        kb = int(np.argmax(score))
-        if score[kb] <= best + 1e-6:
-            break
-        best = float(score[kb])
-    return ka, kb, best
+    cost = 0.02 * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
+    coarse = np.arange(0, n_off, 2)
+    score = _line_scores(evidence, t, coarse, coarse, cost)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    near = np.arange(-2, 3)
+    ka = np.clip(coarse[i] + near, 0, n_off - 1)
+    kb = np.clip(coarse[j] + near, 0, n_off - 1)
+    score = _line_scores(evidence, t, ka, kb, cost)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return int(ka[i]), int(kb[j]), float(score[i, j])
+
+
+def _subpixel(
+    drops: np.ndarray, t: np.ndarray, offsets: np.ndarray, idx: np.ndarray, on: np.ndarray
+) -> tuple[float, float]:
+    """(offset at the side's start, at its end) of the line through the sub-pixel peaks of the
+    drops of the samples ``on`` the border found (``idx``: its offset index per sample)."""
+    j = np.flatnonzero(on)
+    k = np.clip(idx[j], 1, len(offsets) - 2)
+    y0, y1, y2 = drops[j, k - 1], drops[j, k], drops[j, k + 1]
+    curve = y0 - 2 * y1 + y2
+    frac = np.where(curve < -1e-3, 0.5 * (y0 - y2) / np.where(curve < -1e-3, curve, -1.0), 0.0)
+    peak = offsets[k] + np.clip(frac, -0.5, 0.5)
+    if len(j) < 2 or np.ptp(t[j]) < 0.2:
+        fallback = float(peak.mean()) if len(j) else 0.0
+        return fallback, fallback
+    slope, start = np.polyfit(t[j], peak, 1)
+    return float(start), float(start + slope)
 
 
 def _intersect(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
@@ -154,23 +184,23 @@ def snap_quad(
     ``PAPER_SHARE * paper``) to something darker; sides with no clear border nearby stay
     where they are."""
     r = max(2, int(round(reach)))
-    step = 1 if r <= 10 else 2
     # inward only a little: a court card's picture frame is a border (brighter inside) a
     # tenth of the card in, and a card's outline must not shrink onto it
     inward = max(2, int(round(INWARD * r)))
-    offsets = np.arange(-inward, r + 1, step, dtype=np.float32)
+    offsets = np.arange(-inward, r + 1, 1.0, dtype=np.float32)
     drops, t, inside = _drops(image, quad, offsets)
     # a drop from the table into something darker (a gap, a shadow) is not a card's border
     drops = np.where(inside > PAPER_SHARE * paper, drops, 0.0)
-    evidence = np.clip(drops, 0.0, CAP)
+    evidence = _normalised(drops)
     clear = drops > MIN_STEP
     shifts = np.zeros((4, 2), np.float32)
     for i in range(4):
         ka, kb, _ = _best_line(evidence[i], t, offsets)
         # a side moves only onto a line most of which is a clear border
         idx = np.rint((1 - t) * ka + t * kb).astype(np.int64)
-        if clear[i, np.arange(SAMPLES), idx].mean() >= MIN_SIDE_EVIDENCE:
-            shifts[i] = (offsets[ka], offsets[kb])
+        on = clear[i, np.arange(SAMPLES), idx]
+        if on.mean() >= MIN_SIDE_EVIDENCE:
+            shifts[i] = _subpixel(drops[i], t, offsets, idx, on)
     out = _moved(quad, shifts) if shifts.any() else quad.astype(np.float32)
     if out is None:
         out = quad.astype(np.float32)
@@ -201,7 +231,7 @@ def frame_to_card(
     drops, _, inside = _drops(image, quad, offsets)
     # the card's border is a drop from paper: the frame's own lines have the picture inside
     clear = (drops > MIN_STEP) & (inside > paper)
-    evidence = np.where(inside > paper, np.clip(drops, 0.0, CAP), 0.0).mean(axis=1)
+    evidence = _normalised(np.where(inside > paper, drops, 0.0)).mean(axis=1)
     evidence[:, offsets < FRAME_LINE * size] = 0.0  # the frame's own lines and their blur
     margins = np.full(4, np.nan, np.float32)
     for i in range(4):

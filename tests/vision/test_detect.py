@@ -153,8 +153,9 @@ def _need_realcards() -> None:
 
 @pytest.mark.realcards
 def test_real_scenes_yield_the_full_cards() -> None:
-    """On the labelled photos: never more outlines than cards (full + partial), and at most
-    one full card missed over all 26 photos (kentdoan Cards_6: a 4H merged with glare)."""
+    """On the labelled photos: never more outlines than cards (full + partial), and no full
+    card missed (court cards lying on others included: their outline is led out from the
+    picture frame, see vision.edges)."""
     _need_realcards()
     missed, extra = [], []
     for path, full, total in _labelled_scenes():
@@ -168,4 +169,4 @@ def test_real_scenes_yield_the_full_cards() -> None:
         if found > total:
             extra.append(f"{name}: {found} found, only {total} cards")
     assert not extra, "; ".join(extra)
-    assert len(missed) <= 1, "; ".join(missed)
+    assert not missed, "; ".join(missed)
