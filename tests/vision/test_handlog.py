@@ -1,0 +1,142 @@
+"""The hand log (vision.handlog): plays belong to tricks by number, a missed play leaves its
+seat and no card, and everything else in the hand stays as it was."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.cards import Card
+from rules.records import score_record
+from vision.decode import LABELS, Reading
+from vision.games import GameSpec, clabber
+from vision.handlog import UNKNOWN, HandLog, PlayEvent
+
+
+def _hand(seed: int) -> tuple[GameSpec, list[list[tuple[int, Card]]], dict[str, object]]:
+    from rules.clabber.simulate import hand_record, simulate_hand
+
+    rng = random.Random(seed)
+    sim = simulate_hand(rng, dealer=seed % 4)
+    while sim.state.end != "complete":
+        sim = simulate_hand(rng, dealer=seed % 4)
+    truth = hand_record(sim.state)
+    spec = clabber(seed % 4, str(truth["upcard"]), truth["bidding"])  # type: ignore[arg-type]
+    tricks = [list(zip(t.seats, t.cards, strict=True)) for t in sim.state.tricks]
+    return spec, tricks, truth
+
+
+def _play(log: HandLog, seat: int, card: Card | None, trick: int, leads: bool = False) -> None:
+    reading = None
+    if card is not None:
+        reading = Reading(card, 1.0, str(card), 1.0, None, 0.0, False, None, "")
+    log.plays.append(
+        PlayEvent(
+            index=len(log.plays), seat=seat, card=card, t=float(len(log.plays)), trick=trick,
+            reading=reading, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
+            quad=np.zeros((4, 2)), track_id=len(log.plays), leads=leads,
+        )
+    )  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 200), which=st.integers(0, 23))
+def test_a_missed_play_costs_only_its_own_card(seed: int, which: int) -> None:
+    """The camera saw every play but one (seen last in its trick, as the watcher infers it
+    once the trick is over): every trick is as dealt, the missed card is written '?', the
+    winners and the next turn are the truth's, and a person naming it gives the true record
+    and score."""
+    spec, tricks, truth = _hand(seed)
+    log = HandLog(spec)
+    k, j = divmod(which, 4)
+    for number, trick in enumerate(tricks, start=1):
+        missed = trick[j] if number == k + 1 else None
+        for seat, card in trick:
+            if (seat, card) != missed:
+                _play(log, seat, card, number)
+        if missed is not None:
+            _play(log, missed[0], None, number, leads=j == 0)
+    done, current = log.tricks()
+    assert not current and len(done) == len(tricks)
+    record = log.record()
+    expected = [[str(c) for _, c in t] for t in tricks]
+    expected[k][j] = UNKNOWN
+    assert record["tricks"] == expected
+    assert [t.winner for t in done[:-1]] == [t.winner for t in truth_tricks(seed)][:-1]
+    assert log.missed() == [next(p.index for p in log.plays if p.card is None)]
+    log.correct(log.missed()[0], tricks[k][j][1], by="a person")
+    assert log.record()["tricks"] == truth["tricks"]
+    assert score_record(log.record())["score"] == score_record(truth)["score"]
+
+
+def truth_tricks(seed: int) -> list[object]:
+    from rules.clabber.simulate import simulate_hand
+
+    rng = random.Random(seed)
+    sim = simulate_hand(rng, dealer=seed % 4)
+    while sim.state.end != "complete":
+        sim = simulate_hand(rng, dealer=seed % 4)
+    return list(sim.state.tricks)
+
+
+def test_a_trick_whose_missed_card_is_last_is_won_by_whoever_leads_next() -> None:
+    spec = clabber(3, "9H", "play")  # hearts trump, seat 0 leads
+    log = HandLog(spec)
+    for seat, card in ((0, "AS"), (1, "9S"), (2, "KS")):
+        _play(log, seat, Card.parse(card), 1)
+    _play(log, 3, None, 1)
+    done, _ = log.tricks()
+    assert done[0].winner is None and log.to_move() is None  # nothing shows who won yet
+    assert log.running_score() == [0, 0]
+    _play(log, 3, Card.parse("JH"), 2)
+    done, current = log.tricks()
+    assert done[0].winner == 3 and current == [(3, Card.parse("JH"))]
+    assert log.to_move() == 0
+    # an unknown card shows no void: seat 3's missed card might have been a spade
+    assert log.voids(3) == frozenset()
+
+
+def test_a_missed_lead_leads_its_trick() -> None:
+    spec = clabber(3, "9H", "play")
+    log = HandLog(spec)
+    for seat, card in ((1, "9S"), (2, "KS"), (3, "AS")):
+        _play(log, seat, Card.parse(card), 1)
+    _play(log, 0, None, 1, leads=True)
+    done, _ = log.tricks()
+    assert done[0].seats == (0, 1, 2, 3)
+    assert log.record()["tricks"] == [[UNKNOWN, "9S", "KS", "AS"]]
+
+
+def _bench() -> object:
+    path = Path(__file__).resolve().parents[2] / "bench" / "watch.py"
+    spec = importlib.util.spec_from_file_location("bench_watch", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_compares_plays_by_trick_and_seat_so_a_missed_play_costs_only_itself() -> None:
+    compare = _bench().compare  # type: ignore[attr-defined]
+    true = [{"seat": s, "card": c} for s, c in [(0, "AS"), (1, "9S"), (2, "KS"), (3, "JH"),
+                                                 (3, "9D"), (0, "10D"), (1, "QD"), (2, "AD")]]  # fmt: skip
+    seen = [
+        {"trick": 1, "seat": 0, "card": "AS"},
+        {"trick": 1, "seat": 2, "card": "KS"},
+        {"trick": 1, "seat": 3, "card": "JH"},
+        {"trick": 1, "seat": 1, "card": None},  # inferred missed
+        {"trick": 2, "seat": 3, "card": "9D"},
+        {"trick": 2, "seat": 0, "card": "QD"},  # misread
+        {"trick": 2, "seat": 1, "card": "QD"},
+        {"trick": 2, "seat": 1, "card": "KD"},  # a second card for seat 1: extra
+    ]
+    c = compare(seen, true, 4)
+    assert c["right"] == 5
+    assert [(m["trick"], m["seat"]) for m in c["missed"]] == [(1, 1), (2, 2)]
+    assert [(m["trick"], m["seat"], m["true"]) for m in c["misread"]] == [(2, 0, "10D")]
+    assert [p["card"] for p in c["extra"]] == ["KD"]
