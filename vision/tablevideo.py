@@ -54,7 +54,13 @@ def make_look(rng: np.random.Generator, size: tuple[int, int], players: int,
     for name in decks or ():
         if name not in known:
             raise ValueError(f"deck {name!r}: expected one of {', '.join(sorted(known))}")
-    names = decks or [n for n, d in known.items() if heldout is None or d.heldout == heldout]
+    # seeds draw from the aisleriot designs only, so a seed keeps its video whatever other
+    # designs are installed (the KDE ones are still there by name: decks=["kde-standard"])
+    names = decks or [
+        n
+        for n, d in known.items()
+        if d.source == "aisleriot" and (heldout is None or d.heldout == heldout)
+    ]
 
     if not names:
         raise ValueError("no deck design to render with")
