@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 HELP = """\
-Render every usable deck design (Debian's aisleriot SVG decks) and write synthetic
+Render every usable deck design (Debian's SVG decks: gnome-cards-data's aisleriot decks and
+kdegames-card-data-kf5's KDE decks; datasets/README.md says which and why) and write synthetic
 index-corner crops for training the card classifier: cards in camera-like scenes (perspective,
 crop error, blur, noise, JPEG, colour casts, glare, shadows, low light, a thumb over the
 centre), plus the classes 'back' and 'none'. Deterministic from --seed.
@@ -16,7 +17,7 @@ Writes OUT/train.npz (training decks), OUT/heldout.npz (deck designs never train
 OUT/meta.json. Rendered decks are cached in datasets/cache/decks/. See datasets/README.md.
 
 example:
-  trickcam dataset synth                         the default training set (~10 min, 1 core)
+  trickcam dataset synth                         the default training set (~12 min, 1 core; --workers 2 halves it)
   trickcam dataset synth --scenes 300 --heldout-scenes 60 --out /tmp/tiny
 """
 
