@@ -38,6 +38,7 @@ from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 from vision.quads import (
     NEXT,
     approx_quad,
+    beyond_side,
     quad_area,
     quad_shape,
     quad_sides,
@@ -88,6 +89,14 @@ of two outlines of one card, the one on the card's border wins."""
 DUPLICATE_OVERLAP = 0.7
 """Two outlines sharing this much (intersection over union) are one card: cards lying on
 each other show only part of the lower one, never two whole outlines this alike."""
+
+OFF_CENTRE = 0.15
+"""A card found inside a larger outline, this far (a fraction of the outline's size) from its
+middle, is one of two touching cards outlined as one, not the outline's picture frame."""
+
+PAIR_SUPPORT = 0.5
+"""Such a pair is split when both cards have at least this share of every side on a border
+(a side running across paper marks part of a card, not a card)."""
 
 FRAME_REACH = 0.25
 """How far outside a picture frame (a fraction of its size) the card's border is sought."""
@@ -157,6 +166,8 @@ class _Candidate:
     partial: bool
     penalty: float = 0.0  # outlines from a coarser mask lose ties
     support: float = 0.0  # share of the outline on a clear border in the image
+    weakest: float = 0.0  # the same for its least supported side
+    outline: np.ndarray | None = None  # the region's contour (work pixels)
     centre: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -173,16 +184,19 @@ class _Candidate:
         )
 
 
-def _seen(rough: np.ndarray, grow: float, seen: list[tuple[float, float, float]]) -> bool:
-    """True when an earlier mask gave (almost) the same rough quad, once each mask's inset
-    (``grow``) is undone: skip refitting it. Records this quad otherwise."""
-    cx, cy = float(rough[:, 0].mean()), float(rough[:, 1].mean())
+def _rough_key(rough: np.ndarray, grow: float) -> tuple[float, float, float]:
+    """(centre x, centre y, area) of a rough quad once its mask's inset (``grow``) is undone."""
     perimeter = float(np.hypot(*(rough[NEXT] - rough).T).sum())
-    area = quad_area(rough) + grow * perimeter
+    return float(rough[:, 0].mean()), float(rough[:, 1].mean()), quad_area(rough) + grow * perimeter
+
+
+def _seen(key: tuple[float, float, float], seen: list[tuple[float, float, float]]) -> bool:
+    """True when an earlier mask gave a card from (almost) the same rough quad: skip refitting
+    it. (Only cards are recorded: a region rejected in one mask may be whole in the next.)"""
+    cx, cy, area = key
     for ox, oy, oa in seen:
         if abs(ox - cx) < 3.0 and abs(oy - cy) < 3.0 and abs(oa - area) < 0.05 * area:
             return True
-    seen.append((cx, cy, area))
     return False
 
 
@@ -197,9 +211,9 @@ class _Work:
 
 def _card_from(
     work: _Work, quad: np.ndarray, min_area: float, max_area: float
-) -> tuple[np.ndarray, float, float] | None:
-    """(quad snapped onto the card's border, its aspect, its edge support) for a fitted quad,
-    or None when the result is no plausible card. A quad on a court card's picture frame
+) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """(quad snapped onto the card's border, its aspect, its edge support per side) for a
+    fitted quad, or None when the result is no plausible card. A quad on a court card's picture frame
     (little support: darker inside than out) is replaced by the card around it when found."""
     size = float(np.sqrt(quad_area(quad)))
     card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
@@ -243,7 +257,8 @@ def _candidates_from_mask(
         rough = quad_area(quad)
         if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
             continue
-        if not quad_shape(quad)[1] or _seen(quad, grow_k, seen):
+        key = _rough_key(quad, grow_k)
+        if not quad_shape(quad)[1] or _seen(key, seen):
             continue
         quad = refine_quad(quad, contour, grow_k)
         area = quad_area(quad)
@@ -261,10 +276,21 @@ def _candidates_from_mask(
         card = _card_from(work, quad, min_area, max_area)
         if card is None:
             continue
+        seen.append(key)
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         found.append(
-            _Candidate(card[0], quad_area(card[0]), fill, card[1], at_edge, penalty, card[2])
+            _Candidate(
+                card[0],
+                quad_area(card[0]),
+                fill,
+                card[1],
+                at_edge,
+                penalty,
+                float(card[2].mean()),
+                float(card[2].min()),
+                contour,
+            )
         )
     return found
 
@@ -276,7 +302,7 @@ def _work(small: np.ndarray) -> _Work:
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     paper, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), kernel)
+    edges = cv2.dilate(cv2.Canny(minc, 40, 120), kernel)
     # a faint edge inside the bright blob is the border of one card lying on another
     fine = cv2.dilate(cv2.Canny(gray, 15, 45), kernel)
     cut = cv2.bitwise_and(bright, cv2.bitwise_not(fine))
@@ -308,7 +334,35 @@ def _contains(outer: _Candidate, inner: _Candidate) -> bool:
     return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
 
 
-def _select(cands: list[_Candidate]) -> list[_Candidate]:
+def _rest_of(work: _Work, blob: _Candidate, card: _Candidate, min_area: float) -> _Candidate | None:
+    """The card beside ``card`` in ``blob`` (two touching cards outlined as one): the part of
+    the blob beyond ``card``'s side that faces the blob's middle, snapped onto its border."""
+    if blob.outline is None:
+        return None
+    rest = beyond_side(blob.outline, card.quad, 0.03 * np.sqrt(card.area))
+    if rest is None or quad_area(rest) < 0.8 * min_area:
+        return None
+    found = _card_from(work, rest, min_area, blob.area)
+    if found is None:
+        return None
+    quad, aspect, support = found
+    if support.min() < PAIR_SUPPORT:
+        return None  # a side across paper: part of a card, not a card
+    return _Candidate(
+        quad,
+        quad_area(quad),
+        blob.fill,
+        aspect,
+        blob.partial,
+        blob.penalty,
+        float(support.mean()),
+        float(support.min()),
+    )
+
+
+def _select(
+    cands: list[_Candidate], work: _Work | None = None, min_area: float = 0.0
+) -> list[_Candidate]:
     """Merge candidates from all masks into one find per card (see the module docstring)."""
     # 1. duplicates: same place, same size -> keep the best-fitting one
     cands = sorted(cands, key=lambda c: -c.score)
@@ -351,6 +405,19 @@ def _select(cands: list[_Candidate]) -> list[_Candidate]:
             return tiles  # cut by the frame's edge: the table, a screen, a cut card
         if len(tiles) >= 2 and sum(t.area for t in tiles) >= 0.5 * me.area:
             return tiles  # a blob of cards
+        if (
+            len(tiles) == 1
+            and work is not None
+            and tiles[0].area >= 0.3 * me.area
+            and tiles[0].weakest >= PAIR_SUPPORT
+        ):
+            # a picture frame, ornate ace or pips sits in the card's middle; a card off to
+            # one side of the outline is one of two touching cards outlined as one
+            off = float(np.hypot(*(tiles[0].centre - me.centre)))
+            if off > OFF_CENTRE * np.sqrt(me.area):
+                rest = _rest_of(work, me, tiles[0], min_area)
+                if rest is not None:
+                    return [tiles[0], rest]
         return [me]  # a card and its picture frame, ornate ace or pips
 
     out: list[_Candidate] = []
@@ -391,7 +458,7 @@ def find_quads(
     for k in range(len(work.masks)):
         penalty = COARSE_PENALTY if k == len(work.masks) - 1 else 0.0
         cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, penalty))
-    chosen = _select(cands)
+    chosen = _select(cands, work, min_area)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
         return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []

@@ -178,9 +178,9 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def snap_quad(
     image: np.ndarray, quad: np.ndarray, reach: float, paper: float
-) -> tuple[np.ndarray, float]:
-    """(quad with each side on the nearest strong border within ``reach`` pixels, mean edge
-    support of its sides). A border is a drop from paper (inside brighter than
+) -> tuple[np.ndarray, np.ndarray]:
+    """(quad with each side on the nearest strong border within ``reach`` pixels, the edge
+    support of each side). A border is a drop from paper (inside brighter than
     ``PAPER_SHARE * paper``) to something darker; sides with no clear border nearby stay
     where they are."""
     r = max(2, int(round(reach)))
@@ -204,7 +204,7 @@ def snap_quad(
     out = _moved(quad, shifts) if shifts.any() else quad.astype(np.float32)
     if out is None:
         out = quad.astype(np.float32)
-    return out, float(edge_support(image, out).mean())
+    return out, edge_support(image, out)
 
 
 def frame_to_card(

@@ -124,3 +124,21 @@ def reach_outside(quad: np.ndarray, contour: np.ndarray) -> float:
         normal = -normal  # outward
     dist = ((pts[None, :, :] - quad[:, None, :]) * normal[:, None, :]).sum(-1)  # 4 x P
     return float(dist.max(axis=0).max())
+
+
+def beyond_side(outline: np.ndarray, inner: np.ndarray, margin: float) -> np.ndarray | None:
+    """The quad of the part of a region's ``outline`` (its contour points) beyond ``inner``'s
+    side that faces the region's middle, by more than ``margin`` pixels: when two touching
+    cards are outlined as one and ``inner`` is one of them, the other. None if too little."""
+    pts = outline.reshape(-1, 2).astype(np.float32)
+    centre = pts.mean(axis=0)
+    side = inner[NEXT] - inner
+    normal = np.stack([side[:, 1], -side[:, 0]], axis=1)
+    normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None] + 1e-6
+    if ((inner.mean(axis=0) - inner) * normal).sum(-1).mean() > 0:
+        normal = -normal  # outward
+    facing = int(np.argmax(((centre - inner) * normal).sum(-1)))
+    beyond = pts[((pts - inner[facing]) * normal[facing]).sum(-1) > margin]
+    if len(beyond) < 8:
+        return None
+    return approx_quad(beyond.reshape(-1, 1, 2))

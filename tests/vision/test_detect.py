@@ -170,3 +170,31 @@ def test_real_scenes_yield_the_full_cards() -> None:
             extra.append(f"{name}: {found} found, only {total} cards")
     assert not extra, "; ".join(extra)
     assert not missed, "; ".join(missed)
+
+
+def _court_card(width: int = 250, height: int = 350) -> np.ndarray:
+    """A court card's look: white paper round a busy, colourful picture in a frame."""
+    card = np.full((height, width, 3), 246, np.uint8)
+    x0, y0, x1, y1 = int(0.14 * width), int(0.1 * height), int(0.86 * width), int(0.9 * height)
+    rng = np.random.default_rng(5)
+    picture = rng.integers(0, 255, ((y1 - y0) // 12 + 1, (x1 - x0) // 12 + 1, 3), np.uint8)
+    card[y0:y1, x0:x1] = cv2.resize(picture, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    cv2.rectangle(card, (x0, y0), (x1, y1), (40, 40, 40), 3)
+    cv2.putText(card, "J", (6, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (25, 25, 25), 3)
+    return card
+
+
+@pytest.mark.parametrize("table", ["green_felt", "wood", "black"])
+def test_a_card_touching_a_court_card_at_an_angle_gives_both_outlines(table: str) -> None:
+    # Clag's face-up trump card with a played card laid against it: the two make one bright
+    # region whose outline is roughly a card of twice the area
+    court = card_quad((470, 360), 300, 0)
+    played = card_quad((706, 340), 300, -12)  # its corner on the court card's side
+    frame = table_texture(table, 1280, 720, np.random.default_rng(11))
+    paste_card(frame, _court_card(), court)
+    paste_card(frame, plain_card("6", "H"), played)
+    det = detect(frame)
+    whole = det.quads[~det.one_corner]
+    assert len(whole) == 2, f"{table}: {len(whole)} outlines"
+    for truth in (court, played):
+        assert min(_corner_error(q, truth) for q in whole) < 8.0
