@@ -17,6 +17,7 @@ the table. A person's correction of a misread play is an event in the log
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -100,6 +101,7 @@ class Watcher:
         self.ignored_tracks: set[int] = set()
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
+        self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
         self.size = (0, 0)
         self.detections = 0
         self.frames = 0
@@ -190,6 +192,9 @@ class Watcher:
         back = self._seen_again(tr, probs, t)
         if back is not None:
             return back
+        filled = self._fill(tr, probs, t)
+        if filled is not None:
+            return filled
         if self.complete:
             return [
                 WatchEvent(
@@ -346,7 +351,7 @@ class Watcher:
         dist = self.geometry.distances(tr.centre, self.size)
         nearest = int(np.argmin(dist))
         _done, current = self.log.tricks()
-        if current and self._trick_left():
+        if current and self._trick_left(tr.first_seen):
             return nearest, "the trick in progress left the table short", True
         played = {s for s, _ in current}
         turn = self.log.to_move()
@@ -371,11 +376,15 @@ class Watcher:
             True,
         )
 
-    def _trick_left(self) -> bool:
-        """Have all the cards seen in the trick in progress left the table?"""
+    def _trick_left(self, before: float = math.inf) -> bool:
+        """Have all the cards seen in the trick in progress left the table (last seen
+        ``before`` then)? A gathered trick leaves before the next lead is slid in; a hand
+        sliding a card in over the trick's cards hides them only once that card is there."""
         done, _ = self.log.tricks()
         ids = {p.track_id for p in self.log.plays if p.trick == len(done) + 1 and not p.missed}
-        return bool(ids) and not ids & {tr.id for tr in self.tracker.live()}
+        if not ids or ids & {tr.id for tr in self.tracker.live()}:
+            return False
+        return all(self.last_seen.get(i, -math.inf) < before for i in ids)
 
     def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
@@ -416,7 +425,43 @@ class Watcher:
             events.append(WatchEvent("gathered", t, trick=trick))
         return events
 
-    def _play(self, tr: Track, probs: np.ndarray, t: float, seat: int, note: str) -> WatchEvent:
+    def _fill(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
+        """A card on the side of a seat whose play to the latest trick was inferred missed
+        (its trick seemed to leave the table: a hand lay over it) is that play after all."""
+        if not self.log.plays:
+            return None
+        latest = max(p.trick for p in self.log.plays)
+        cards = self.log.cards()
+        dist = self.geometry.distances(tr.centre, self.size)
+        nearest = int(np.argmin(dist))
+        for m in self.log.plays:
+            if m.trick != latest or not m.missed or cards[m.index][1] is not None:
+                continue
+            if m.seat == nearest or dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
+                try:
+                    played = self._play(tr, probs, t, m.seat, "", into=m)
+                except DecodeError:
+                    return None
+                text = f"play {m.index + 1}, seat {m.seat}'s card taken as missed, shows after all"
+                return [
+                    WatchEvent("note", t, text=text),
+                    played,
+                    *self._revise(t),
+                    *self._trick_events(t),
+                ]
+        return None
+
+    def _play(
+        self,
+        tr: Track,
+        probs: np.ndarray,
+        t: float,
+        seat: int,
+        note: str,
+        into: PlayEvent | None = None,
+    ) -> WatchEvent:
+        """The card of ``tr`` played by ``seat``: a new play, or the card of the missed play
+        ``into`` (which nobody had named)."""
         played = self._sure_cards()
         knowledge = Knowledge(
             deck=self.spec.deck,
@@ -426,7 +471,7 @@ class Watcher:
             wild_twos=self.spec.wild_twos,
         )
         views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
-        others = [aspect(p.quad) for p in self.log.plays]
+        others = [aspect(p.quad) for p in self.log.plays if not p.missed]
         doubts = (shape_doubt(aspect(tr.quad), others), views_doubt(views))
         reading = marked(decode(probs, knowledge), "; ".join(d for d in doubts if d))
         void_only = Knowledge(
@@ -437,11 +482,11 @@ class Watcher:
         )
         done, _ = self.log.tricks()
         play = PlayEvent(
-            index=len(self.log.plays),
+            index=len(self.log.plays) if into is None else into.index,
             seat=seat,
             card=reading.card,
             t=tr.first_seen,
-            trick=len(done) + 1,
+            trick=len(done) + 1 if into is None else into.trick,
             reading=reading,
             probs=probs,
             crop=tr.crops[-1],
@@ -450,7 +495,10 @@ class Watcher:
             seat_note=note,
             prior=prior(void_only),
         )
-        self.log.plays.append(play)
+        if into is None:
+            self.log.plays.append(play)
+        else:
+            self.log.plays[into.index] = play
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
         play.views = views
@@ -463,6 +511,7 @@ class Watcher:
         return []
 
     def _left(self, tr: Track, t: float) -> list[WatchEvent]:
+        self.last_seen[tr.id] = tr.last_seen
         if tr.id in self.fixture_tracks:
             return [WatchEvent("note", t, text="the face-up card was taken up")]
         index = self.play_of_track.get(tr.id)
