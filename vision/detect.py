@@ -90,6 +90,10 @@ DUPLICATE_OVERLAP = 0.7
 """Two outlines sharing this much (intersection over union) are one card: cards lying on
 each other show only part of the lower one, never two whole outlines this alike."""
 
+SAME_CARD = 0.75
+"""A fitted quad sharing this much (intersection over union) with a card an earlier mask gave
+(and snapping put on its border all round) is that card: not snapped again."""
+
 OFF_CENTRE = 0.15
 """A card found inside a larger outline, this far (a fraction of the outline's size) from its
 middle, is one of two touching cards outlined as one, not the outline's picture frame."""
@@ -97,6 +101,9 @@ middle, is one of two touching cards outlined as one, not the outline's picture 
 PAIR_SUPPORT = 0.5
 """Such a pair is split when both cards have at least this share of every side on a border
 (a side running across paper marks part of a card, not a card)."""
+
+FRAME_SUSPECT = 0.9
+"""An outline with a side less on a border than this may be a court card's picture frame."""
 
 FRAME_REACH = 0.25
 """How far outside a picture frame (a fraction of its size) the card's border is sought."""
@@ -216,10 +223,14 @@ def _card_from(
     fitted quad, or None when the result is no plausible card. A quad on a court card's picture frame
     (little support: darker inside than out) is replaced by the card around it when found."""
     size = float(np.sqrt(quad_area(quad)))
-    card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
-    if card is not None and quad_shape(card)[1]:
-        quad = card
     snapped, support = snap_quad(work.edges, quad, SNAP_REACH * size, work.paper)
+    if support.min() < FRAME_SUSPECT:
+        # not on a border all round: perhaps a court card's picture frame
+        card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
+        if card is not None and quad_shape(card)[1]:
+            outer, outer_support = snap_quad(work.edges, card, SNAP_REACH * size, work.paper)
+            if outer_support.mean() > support.mean():
+                snapped, support = outer, outer_support
     area = quad_area(snapped)
     if area < min_area or area > max_area:
         return None
@@ -229,14 +240,23 @@ def _card_from(
     return snapped, aspect, support
 
 
+def _iou(a: np.ndarray, b: np.ndarray, area_a: float) -> float:
+    """Intersection over union of two convex quads (``area_a``: the area of ``a``)."""
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter) / (area_a + quad_area(b) - float(inter) + 1e-6)
+
+
 def _candidates_from_mask(
     work: _Work,
     k: int,
     min_area: float,
     max_area: float,
     seen: list[tuple[float, float, float]],
+    done: list[np.ndarray],
     penalty: float = 0.0,
 ) -> list[_Candidate]:
+    """Card candidates from mask ``k`` of ``work``. ``seen`` (rough quads) and ``done``
+    (fitted and snapped quads) record the cards earlier masks gave, to skip refitting them."""
     mask, grow, retrieve = work.masks[k]
     h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
@@ -260,9 +280,13 @@ def _candidates_from_mask(
         key = _rough_key(quad, grow_k)
         if not quad_shape(quad)[1] or _seen(key, seen):
             continue
+        if any(_iou(quad, q, rough) > SAME_CARD for q in done):
+            continue  # an earlier mask's card, already snapped onto its border
         quad = refine_quad(quad, contour, grow_k)
         area = quad_area(quad)
         if area < 0.8 * min_area or area > max_area:
+            continue
+        if any(_iou(quad, q, area) > SAME_CARD for q in done):
             continue
         aspect, ok = quad_shape(quad)
         if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
@@ -277,6 +301,8 @@ def _candidates_from_mask(
         if card is None:
             continue
         seen.append(key)
+        if card[2].min() >= 0.9:
+            done.append(card[0])  # a card well on its border all round
         x, y, bw, bh = cv2.boundingRect(contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         found.append(
@@ -454,10 +480,11 @@ def find_quads(
     max_area = MAX_AREA_FRACTION * sh * sw
     cands: list[_Candidate] = []
     seen: list[tuple[float, float, float]] = []
+    done: list[np.ndarray] = []
     work = _work(small)
     for k in range(len(work.masks)):
         penalty = COARSE_PENALTY if k == len(work.masks) - 1 else 0.0
-        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, penalty))
+        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done, penalty))
     chosen = _select(cands, work, min_area)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)

@@ -103,50 +103,60 @@ def _drops(
 def _line_scores(
     evidence: np.ndarray, t: np.ndarray, ka: np.ndarray, kb: np.ndarray, cost: np.ndarray
 ) -> np.ndarray:
-    """Mean evidence (less the cost of moving) of the lines from offset index ``ka[i]`` at the
-    side's start to ``kb[j]`` at its end, for every pair: len(ka) x len(kb)."""
+    """Mean evidence (less the cost of moving) of each side's lines from offset index
+    ``ka[s, i]`` at its start to ``kb[s, j]`` at its end: 4 x len(ka) x len(kb)."""
     idx = np.rint(
-        (1 - t)[None, None, :] * ka[:, None, None] + t[None, None, :] * kb[None, :, None]
-    ).astype(np.int64)
-    rows = np.arange(len(t))[None, None, :]
-    score = evidence[rows, idx].mean(-1)
-    return score - 0.5 * (cost[ka][:, None] + cost[kb][None, :])
+        (1 - t)[None, None, None, :] * ka[:, :, None, None]
+        + t[None, None, None, :] * kb[:, None, :, None]
+    ).astype(np.intp)
+    sides = np.arange(4)[:, None, None, None]
+    rows = np.arange(len(t))[None, None, None, :]
+    score = evidence[sides, rows, idx].mean(-1)
+    return score - 0.5 * (cost[ka][:, :, None] + cost[kb][:, None, :])
 
 
-def _best_line(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> tuple[int, int, float]:
-    """(offset index at the side's start, at its end, score) of the best line over one side's
-    ``evidence`` (SAMPLES x O): every pair of ends on a grid of every other offset, then each
-    end within two offsets of the best pair. Moving costs a little (ties stay put), inward
-    more (onto a picture frame's line)."""
+def _best_lines(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """(offset index at the start, at the end) of the best line over each side's
+    ``evidence`` (4 x SAMPLES x O): every pair of ends on a grid of every other offset, then
+    each end within two offsets of the best pair. Moving costs a little (ties stay put),
+    inward more (onto a picture frame's line). Returns 4 x 2 indices."""
     n_off = len(offsets)
     cost = 0.02 * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
-    coarse = np.arange(0, n_off, 2)
-    score = _line_scores(evidence, t, coarse, coarse, cost)
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    near = np.arange(-2, 3)
-    ka = np.clip(coarse[i] + near, 0, n_off - 1)
-    kb = np.clip(coarse[j] + near, 0, n_off - 1)
-    score = _line_scores(evidence, t, ka, kb, cost)
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    return int(ka[i]), int(kb[j]), float(score[i, j])
+    coarse = np.broadcast_to(np.arange(0, n_off, 2), (4, (n_off + 1) // 2))
+    score = _line_scores(evidence, t, coarse, coarse, cost).reshape(4, -1)
+    i, j = np.divmod(score.argmax(axis=1), coarse.shape[1])
+    near = np.arange(-2, 3)[None, :]
+    ka = np.clip(coarse[0, i][:, None] + near, 0, n_off - 1)
+    kb = np.clip(coarse[0, j][:, None] + near, 0, n_off - 1)
+    score = _line_scores(evidence, t, ka, kb, cost).reshape(4, -1)
+    i, j = np.divmod(score.argmax(axis=1), len(near[0]))
+    return np.stack([ka[np.arange(4), i], kb[np.arange(4), j]], axis=1)
 
 
 def _subpixel(
     drops: np.ndarray, t: np.ndarray, offsets: np.ndarray, idx: np.ndarray, on: np.ndarray
-) -> tuple[float, float]:
-    """(offset at the side's start, at its end) of the line through the sub-pixel peaks of the
-    drops of the samples ``on`` the border found (``idx``: its offset index per sample)."""
-    j = np.flatnonzero(on)
-    k = np.clip(idx[j], 1, len(offsets) - 2)
-    y0, y1, y2 = drops[j, k - 1], drops[j, k], drops[j, k + 1]
+) -> np.ndarray:
+    """(offset at the start, at the end) per side (4 x 2) of the line through the sub-pixel
+    peaks of the drops (4 x SAMPLES x O) of the samples ``on`` the border found (``idx``:
+    its offset index per sample, 4 x SAMPLES)."""
+    k = np.clip(idx, 1, len(offsets) - 2)
+    side = np.arange(4)[:, None]
+    row = np.arange(len(t))[None, :]
+    y0, y1, y2 = drops[side, row, k - 1], drops[side, row, k], drops[side, row, k + 1]
     curve = y0 - 2 * y1 + y2
-    frac = np.where(curve < -1e-3, 0.5 * (y0 - y2) / np.where(curve < -1e-3, curve, -1.0), 0.0)
+    safe = np.where(curve < -1e-3, curve, -1.0)
+    frac = np.where(curve < -1e-3, 0.5 * (y0 - y2) / safe, 0.0)
     peak = offsets[k] + np.clip(frac, -0.5, 0.5)
-    if len(j) < 2 or np.ptp(t[j]) < 0.2:
-        fallback = float(peak.mean()) if len(j) else 0.0
-        return fallback, fallback
-    slope, start = np.polyfit(t[j], peak, 1)
-    return float(start), float(start + slope)
+    # least-squares line peak = start + slope * t over the samples on the border
+    w = on.astype(np.float32)
+    n = w.sum(1) + 1e-6
+    mt = (w * t).sum(1) / n
+    mp = (w * peak).sum(1) / n
+    var = (w * (t - mt[:, None]) ** 2).sum(1)
+    cov = (w * (t - mt[:, None]) * (peak - mp[:, None])).sum(1)
+    slope = np.where(var > 1e-3 * n, cov / np.maximum(var, 1e-9), 0.0)
+    start = mp - slope * mt
+    return np.stack([start, start + slope], axis=1).astype(np.float32)
 
 
 def _intersect(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
@@ -193,14 +203,12 @@ def snap_quad(
     drops = np.where(inside > PAPER_SHARE * paper, drops, 0.0)
     evidence = _normalised(drops)
     clear = drops > MIN_STEP
-    shifts = np.zeros((4, 2), np.float32)
-    for i in range(4):
-        ka, kb, _ = _best_line(evidence[i], t, offsets)
-        # a side moves only onto a line most of which is a clear border
-        idx = np.rint((1 - t) * ka + t * kb).astype(np.int64)
-        on = clear[i, np.arange(SAMPLES), idx]
-        if on.mean() >= MIN_SIDE_EVIDENCE:
-            shifts[i] = _subpixel(drops[i], t, offsets, idx, on)
+    ends = _best_lines(evidence, t, offsets)
+    idx = np.rint((1 - t)[None, :] * ends[:, :1] + t[None, :] * ends[:, 1:]).astype(np.intp)
+    on = clear[np.arange(4)[:, None], np.arange(SAMPLES)[None, :], idx]
+    # a side moves only onto a line most of which is a clear border
+    moves = on.mean(axis=1) >= MIN_SIDE_EVIDENCE
+    shifts = np.where(moves[:, None], _subpixel(drops, t, offsets, idx, on), 0.0)
     out = _moved(quad, shifts) if shifts.any() else quad.astype(np.float32)
     if out is None:
         out = quad.astype(np.float32)
