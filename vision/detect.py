@@ -71,6 +71,8 @@ MAX_OUTSIDE = 0.1
 """How far a region may reach outside its fitted quad, as a fraction of the quad's size
 (sqrt of its area): two overlapping cards fitted with one quad leave a corner sticking out."""
 
+ERODE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
 COARSE_PENALTY = 0.2
 """Score handicap of outlines from the eroded mask (the last one): they stand in for a card
 no other mask outlines, never replace a finer outline of the same card."""
@@ -337,16 +339,23 @@ def _work(small: np.ndarray) -> _Work:
         cut, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     )
     flat = cv2.bitwise_not(edges)
-    # eroded: cuts the wider necks (glare merging into a card's edge); coarse, so it only
-    # counts where no other mask gives the card (see COARSE_PENALTY)
-    eroded = cv2.erode(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     masks = [
         (bright, 0.0, cv2.RETR_EXTERNAL),
         (cut, 1.5, cv2.RETR_EXTERNAL),
         (flat, 1.5, cv2.RETR_CCOMP),
-        (eroded, 5.0, cv2.RETR_EXTERNAL),
     ]
     return _Work(masks, minc, float(paper))
+
+
+def _eroded_rest(work: _Work, cands: list[_Candidate]) -> tuple[np.ndarray, float, int]:
+    """The last mask: the cut mask eroded, which cuts the wider necks (glare merging into a
+    card's edge), where the other masks found no card (coarse: see COARSE_PENALTY)."""
+    rest = work.masks[1][0].copy()
+    for c in cands:
+        centre = c.quad.mean(axis=0)
+        grown = centre + (c.quad - centre) * 1.06 + 0.0
+        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
+    return cv2.erode(rest, ERODE_KERNEL), 5.0, cv2.RETR_EXTERNAL
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -483,8 +492,9 @@ def find_quads(
     done: list[np.ndarray] = []
     work = _work(small)
     for k in range(len(work.masks)):
-        penalty = COARSE_PENALTY if k == len(work.masks) - 1 else 0.0
-        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done, penalty))
+        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done))
+    work.masks.append(_eroded_rest(work, cands))
+    cands.extend(_candidates_from_mask(work, 3, min_area, max_area, seen, done, COARSE_PENALTY))
     chosen = _select(cands, work, min_area)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
