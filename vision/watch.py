@@ -63,6 +63,11 @@ SEAT_TIE_DEGREES = 12.0
 """A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
 move: the card lies near the border of two sides."""
 
+TRICK_GONE_S = 0.8
+"""A trick's cards count as gone before the next card came only when last seen this long
+before it was (rendered hands: gathering, then leading, takes 2 s or more; a hand sliding a
+card in hides the cards under it just as that card comes)."""
+
 SEAT_NEAR_DEGREES = 40.0
 """A card on the side of a seat that has already played to the trick goes to the nearest seat
 still to play if it lies at most this much further (in angle) from it; further, it is plainly
@@ -378,13 +383,13 @@ class Watcher:
 
     def _trick_left(self, before: float = math.inf) -> bool:
         """Have all the cards seen in the trick in progress left the table (last seen
-        ``before`` then)? A gathered trick leaves before the next lead is slid in; a hand
-        sliding a card in over the trick's cards hides them only once that card is there."""
+        :data:`TRICK_GONE_S` before ``before``)? A gathered trick leaves before the next lead
+        is slid in; a hand sliding a card in over the trick's cards hides them as it comes."""
         done, _ = self.log.tricks()
         ids = {p.track_id for p in self.log.plays if p.trick == len(done) + 1 and not p.missed}
         if not ids or ids & {tr.id for tr in self.tracker.live()}:
             return False
-        return all(self.last_seen.get(i, -math.inf) < before for i in ids)
+        return all(self.last_seen.get(i, -math.inf) < before - TRICK_GONE_S for i in ids)
 
     def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
