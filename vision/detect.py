@@ -46,7 +46,7 @@ from vision.quads import (
     refine_quad,
 )
 
-WORK_LONG_SIDE = 800
+WORK_LONG_SIDE = 640
 """Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
 halves exactly), and still ~70 x 100 px for the smallest card (3 % of the frame); quads are
 scaled back to the frame and the warps use the full-resolution frame."""
@@ -216,6 +216,7 @@ class _Work:
     masks: list[tuple[np.ndarray, float, int]]  # (mask, grow, contour retrieval mode)
     edges: np.ndarray  # per-pixel min of B, G, R, blurred: what borders are sought in
     paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
+    holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
 
 
 def _card_from(
@@ -265,6 +266,11 @@ def _candidates_from_mask(
     found: list[_Candidate] = []
     # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
     shortest = int(np.sqrt(4 * np.pi * 0.7 * min_area))
+    if retrieve == cv2.RETR_CCOMP:
+        # things lying on the table: kept to look again where cards touch (see _rest_mask)
+        work.holes.extend(
+            c for i, c in enumerate(contours) if len(c) >= shortest and hierarchy[0][i][3] >= 0
+        )
     for k in [i for i, c in enumerate(contours) if len(c) >= shortest]:
         contour = contours[k]
         # a hole's outline runs outside the edge band around it: shrink instead of grow
@@ -347,15 +353,26 @@ def _work(small: np.ndarray) -> _Work:
     return _Work(masks, minc, float(paper))
 
 
-def _eroded_rest(work: _Work, cands: list[_Candidate]) -> tuple[np.ndarray, float, int]:
-    """The last mask: the cut mask eroded, which cuts the wider necks (glare merging into a
-    card's edge), where the other masks found no card (coarse: see COARSE_PENALTY)."""
-    rest = work.masks[1][0].copy()
+def _without(mask: np.ndarray, cands: list[_Candidate]) -> np.ndarray:
+    """``mask`` with the cards found so far (grown a little) cleared."""
     for c in cands:
         centre = c.quad.mean(axis=0)
-        grown = centre + (c.quad - centre) * 1.06 + 0.0
-        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
-    return cv2.erode(rest, ERODE_KERNEL), 5.0, cv2.RETR_EXTERNAL
+        grown = centre + (c.quad - centre) * 1.06
+        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+    return mask
+
+
+def _rest_masks(work: _Work, cands: list[_Candidate]) -> list[tuple[np.ndarray, float, int]]:
+    """Two last masks, where the others found no card (coarse: see COARSE_PENALTY): the cut
+    mask eroded, which cuts the wider necks (glare merging into a card's edge); and what lies
+    on the table (the flat mask's holes) less the cards found, which leaves a card touching
+    another (a court card, whose busy picture no other mask outlines whole)."""
+    eroded = cv2.erode(_without(work.masks[1][0].copy(), cands), ERODE_KERNEL)
+    things = np.zeros_like(eroded)
+    if work.holes:
+        cv2.drawContours(things, work.holes, -1, 255, cv2.FILLED)
+        things = cv2.morphologyEx(_without(things, cands), cv2.MORPH_OPEN, ERODE_KERNEL)
+    return [(eroded, 5.0, cv2.RETR_EXTERNAL), (things, -1.5, cv2.RETR_EXTERNAL)]
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -493,8 +510,9 @@ def find_quads(
     work = _work(small)
     for k in range(len(work.masks)):
         cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done))
-    work.masks.append(_eroded_rest(work, cands))
-    cands.extend(_candidates_from_mask(work, 3, min_area, max_area, seen, done, COARSE_PENALTY))
+    work.masks.extend(_rest_masks(work, cands))
+    for k in (3, 4):
+        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
     chosen = _select(cands, work, min_area)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)

@@ -38,7 +38,7 @@ def _normalised(drops: np.ndarray) -> np.ndarray:
     clear border at all: every sample counts alike (one very strong spot must not outweigh a
     whole side) and the border's place stays sharp (no plateau where strong drops saturate)."""
     peak = drops.max(axis=-1, keepdims=True)
-    return np.where(peak > MIN_STEP, np.clip(drops, 0.0, None) / np.maximum(peak, 1.0), 0.0)
+    return np.maximum(drops, 0.0) * np.where(peak > MIN_STEP, 1.0 / np.maximum(peak, 1.0), 0.0)
 
 
 PAPER_SHARE = 0.8
@@ -196,7 +196,7 @@ def snap_quad(
     r = max(2, int(round(reach)))
     # inward only a little: a court card's picture frame is a border (brighter inside) a
     # tenth of the card in, and a card's outline must not shrink onto it
-    inward = max(2, int(round(INWARD * r)))
+    inward = max(3, int(round(INWARD * r)))
     offsets = np.arange(-inward, r + 1, 1.0, dtype=np.float32)
     drops, t, inside = _drops(image, quad, offsets)
     # a drop from the table into something darker (a gap, a shadow) is not a card's border
@@ -209,9 +209,9 @@ def snap_quad(
     # a side moves only onto a line most of which is a clear border
     moves = on.mean(axis=1) >= MIN_SIDE_EVIDENCE
     shifts = np.where(moves[:, None], _subpixel(drops, t, offsets, idx, on), 0.0)
-    out = _moved(quad, shifts) if shifts.any() else quad.astype(np.float32)
+    out = _moved(quad, shifts) if moves.any() else None
     if out is None:
-        out = quad.astype(np.float32)
+        return quad.astype(np.float32), clear[:, :, int(np.argmin(np.abs(offsets)))].mean(axis=1)
     return out, edge_support(image, out)
 
 
