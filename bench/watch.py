@@ -37,6 +37,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENCV_FFMPEG_CAPTURE_OPTIONS", "threads;1")  # decode on one thread too
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -107,7 +108,10 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:
     cards = watcher.log.cards()
     seen = [
         {"trick": p.trick, "seat": p.seat, "card": None if cards[p.index][1] is None else str(cards[p.index][1]),
-         "confirm": p.confirm, "reason": p.reason, "t": p.t, "index": p.index}
+         "confirm": p.confirm, "reason": p.reason, "t": p.t, "index": p.index,
+         "probability": 0.0 if p.reading is None else p.reading.probability,
+         "runner_up": None if p.reading is None or p.reading.runner_up is None else str(p.reading.runner_up),
+         "runner_up_probability": 0.0 if p.reading is None else p.reading.runner_up_probability}
         for p in watcher.log.plays
     ]  # fmt: skip
     c = compare(seen, truth["plays"], watcher.spec.players)
@@ -122,6 +126,7 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:
         "perfect": perfect,
         "confirm": sum(1 for p in watcher.log.plays if p.confirm),
         "seen": len(seen),
+        "seen_plays": seen,
         "fps": watcher.frames / elapsed,
         "cpu_fps": watcher.frames / max(cpu, 1e-9),
         "detections": watcher.detections,
@@ -141,6 +146,7 @@ def main() -> int:
     ap.add_argument("--decks", choices=("heldout", "trained", "any"), default="heldout")
     ap.add_argument("--reader", choices=("model", "deck"), default="model")
     ap.add_argument("--keep", type=Path, help="keep the rendered videos here")
+    ap.add_argument("--dump", type=Path, help="write every hand's plays, as read and true (JSON)")
     ap.add_argument(
         "--reuse",
         action="store_true",
@@ -164,6 +170,8 @@ def main() -> int:
                 truth = render_hand(game, seed, video, (w, h), args.fps, heldout=heldout)
             r = watch_one(video, truth, args.reader, model_reader)
             rows.setdefault(game, []).append(r)
+            r["game"], r["seed"] = game, seed
+            r["true_plays"], r["deck"] = truth["plays"], truth["look"]["deck"]
             print(f"{game} seed {seed} deck {truth['look']['deck']}: {r['right']}/{r['plays']} right, "
                   f"{len(r['misread'])} misread, {len(r['missed'])} missed, {len(r['extra'])} extra, "
                   f"{'perfect' if r['perfect'] else 'NOT perfect'}, {r['confirm']} to confirm, "
@@ -199,6 +207,8 @@ def main() -> int:
             f"{statistics.median(r['fps'] for r in rs):>11.0f} "
             f"{statistics.median(r['cpu_fps'] for r in rs):>10.0f}"
         )
+    if args.dump:
+        args.dump.write_text(json.dumps(everything, indent=1, default=str) + "\n")
     if not args.keep:  # only what this run rendered
         for p in folder.iterdir():
             p.unlink()

@@ -1,6 +1,6 @@
 """One misread or one missed card costs at most that one play, never a cascade.
 
-A rendered Clabber hand is watched with the shipped classifier three ways: as it is (every
+A rendered Clabber hand (and a Klaberjass one, two players) is watched with the shipped classifier three ways: as it is (every
 play right: the e2e tests require it), with one card forced to be misread as a card played
 later by the same seat (at the same place, in a later trick), and with every detection of one
 played card dropped (the detector never reports it, as when it touches another card). Every
@@ -35,16 +35,25 @@ pytestmark = pytest.mark.skipif(
     reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
 )
 
-SEED = 11
-"""The Clabber hand the e2e tests read exactly with the shipped classifier."""
+HANDS = {"clabber": 11, "klaberjass": 5}
+"""Hands the e2e tests read exactly with the shipped classifier (seeds)."""
 
 
 @pytest.fixture(scope="module")
-def hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
-    video = tmp_path_factory.mktemp("robust") / "clabber.mp4"
-    argv = ["--game", "clabber", "--seed", str(SEED), "--fps", "8", "--quiet", str(video)]
-    assert cmd_dataset_video.main(argv) == 0
-    return video, load_truth(video.with_suffix(".json"))
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict]]:
+    out = {}
+    folder = tmp_path_factory.mktemp("robust")
+    for game, seed in HANDS.items():
+        video = folder / f"{game}.mp4"
+        argv = ["--game", game, "--seed", str(seed), "--fps", "8", "--quiet", str(video)]
+        assert cmd_dataset_video.main(argv) == 0
+        out[game] = (video, load_truth(video.with_suffix(".json")))
+    return out
+
+
+@pytest.fixture(scope="module")
+def hand(rendered: dict[str, tuple[Path, dict]]) -> tuple[Path, dict]:
+    return rendered["clabber"]
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +67,17 @@ def _watch(
     reader: Callable[[list[np.ndarray]], np.ndarray],
     detector: Callable[[np.ndarray], object] | None = None,
 ) -> Watcher:
-    a = truth["watch_args"]
-    spec = games.clabber(a["dealer"], a["upcard"], a["bidding"])
-    watcher = Watcher(spec, reader, detector=detector)
+    watcher = Watcher(_spec(truth), reader, detector=detector)
     for frame in VideoFile(video):
         watcher.feed(frame.image, frame.t)
     return watcher
+
+
+def _spec(truth: dict) -> games.GameSpec:
+    a, game = truth["watch_args"], truth["record"]["game"]
+    if game == "clabber":
+        return games.clabber(a["dealer"], a["upcard"], a["bidding"])
+    return games.klaberjass(a["dealer"], a["upcard"], a["bidding"], game)
 
 
 def _by_place(watcher: Watcher) -> dict[tuple[int, int], Card | None]:
@@ -72,7 +86,8 @@ def _by_place(watcher: Watcher) -> dict[tuple[int, int], Card | None]:
 
 
 def _truth_by_place(truth: dict) -> dict[tuple[int, int], Card]:
-    return {(i // 4 + 1, q["seat"]): Card.parse(q["card"]) for i, q in enumerate(truth["plays"])}
+    n = 2 if truth["record"]["game"] == "klaberjass" else 4
+    return {(i // n + 1, q["seat"]): Card.parse(q["card"]) for i, q in enumerate(truth["plays"])}
 
 
 def _misreading(
@@ -113,25 +128,30 @@ def test_a_misread_card_is_revised_when_the_real_one_is_played_at_the_same_place
 
 
 @pytest.mark.parametrize(
-    ("rule", "dropped"),
+    ("rule", "game", "dropped"),
     [
-        ("a card between two others of its trick", 5),
-        ("the last card of a trick, whose seat then leads the next", None),
-        ("the lead of a trick", 8),
+        ("a card between two others of its trick", "clabber", 5),
+        ("the last card of a trick, whose seat then leads the next", "clabber", None),
+        ("the lead of a trick", "clabber", 8),
+        ("two players: the lead, leaving the answer alone in its trick", "klaberjass", 6),
+        ("two players: the answer, whose seat then leads the next", "klaberjass", None),
+        ("the last card of the hand", "klaberjass", 17),
     ],
 )
 def test_a_card_the_detector_never_reports_costs_only_that_play(
-    hand: tuple[Path, dict],
+    rendered: dict[str, tuple[Path, dict]],
     model: Callable[[list[np.ndarray]], np.ndarray],
     rule: str,
+    game: str,
     dropped: int | None,
 ) -> None:
-    video, truth = hand
+    video, truth = rendered[game]
     plays = truth["plays"]
     winners = truth["winners"]
+    n = 2 if game == "klaberjass" else 4
     if dropped is None:  # a trick (not the last) won by its last player
-        k = next(k for k in range(len(winners) - 1) if plays[4 * k + 3]["seat"] == winners[k])
-        dropped = 4 * k + 3
+        k = next(k for k in range(len(winners) - 1) if plays[n * k + n - 1]["seat"] == winners[k])
+        dropped = n * k + n - 1
     clean = _watch(video, truth, model)
     assert _by_place(clean) == _truth_by_place(truth), "the hand must read right as it is"
     play = clean.log.plays[dropped]
@@ -153,14 +173,12 @@ def test_a_card_the_detector_never_reports_costs_only_that_play(
         return SimpleNamespace(quads=quads, crops=crops, partial=partial)
 
     clock = [0.0]
-    a = truth["watch_args"]
-    watcher = Watcher(games.clabber(a["dealer"], a["upcard"], a["bidding"]), model,
-                      detector=lambda image: blind(image, clock))  # fmt: skip
+    watcher = Watcher(_spec(truth), model, detector=lambda image: blind(image, clock))
     for frame in VideoFile(video):
         clock[0] = frame.t
         watcher.feed(frame.image, frame.t)
     seen, true = _by_place(watcher), _truth_by_place(truth)
-    where = (dropped // 4 + 1, plays[dropped]["seat"])
+    where = (dropped // n + 1, plays[dropped]["seat"])
     assert seen[where] is None, rule  # missed: the seat is known, the card never invented
     missed = [p for p in watcher.log.plays if p.missed]
     assert len(missed) == 1 and missed[0].confirm and "missed" in missed[0].reason
