@@ -48,6 +48,9 @@ Otsu threshold between paper and table): a card in a shadow still counts."""
 INWARD = 0.25
 """A side moves inward at most this fraction of the reach it may move outward."""
 
+ON_BORDER = 0.95
+"""A quad with at least this share of every side on a clear border moves two pixels at most."""
+
 MIN_SIDE_EVIDENCE = 0.35
 """A side moves only onto a line where at least this share of its samples are on a clear
 border; otherwise it stays where the mask put it."""
@@ -186,18 +189,11 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return (drops[..., 0] > MIN_STEP).mean(axis=1)
 
 
-def snap_quad(
-    image: np.ndarray, quad: np.ndarray, reach: float, paper: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(quad with each side on the nearest strong border within ``reach`` pixels, the edge
-    support of each side). A border is a drop from paper (inside brighter than
-    ``PAPER_SHARE * paper``) to something darker; sides with no clear border nearby stay
-    where they are."""
-    r = max(2, int(round(reach)))
-    # inward only a little: a court card's picture frame is a border (brighter inside) a
-    # tenth of the card in, and a card's outline must not shrink onto it
-    inward = max(3, int(round(INWARD * r)))
-    offsets = np.arange(-inward, r + 1, 1.0, dtype=np.float32)
+def _snap(
+    image: np.ndarray, quad: np.ndarray, offsets: np.ndarray, paper: float
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(snapped quad, support per side, settled): one search over ``offsets`` (see
+    :func:`snap_quad`); ``settled`` when every side lies on a border well inside the range."""
     drops, t, inside = _drops(image, quad, offsets)
     # a drop from the table into something darker (a gap, a shadow) is not a card's border
     drops = np.where(inside > PAPER_SHARE * paper, drops, 0.0)
@@ -206,12 +202,36 @@ def snap_quad(
     ends = _best_lines(evidence, t, offsets)
     idx = np.rint((1 - t)[None, :] * ends[:, :1] + t[None, :] * ends[:, 1:]).astype(np.intp)
     on = clear[np.arange(4)[:, None], np.arange(SAMPLES)[None, :], idx]
+    share = on.mean(axis=1)
+    inner = (ends > 0).all() and (ends < len(offsets) - 1).all()
+    settled = bool(inner and share.min() >= ON_BORDER)
     # a side moves only onto a line most of which is a clear border
-    moves = on.mean(axis=1) >= MIN_SIDE_EVIDENCE
+    moves = share >= MIN_SIDE_EVIDENCE
     shifts = np.where(moves[:, None], _subpixel(drops, t, offsets, idx, on), 0.0)
     out = _moved(quad, shifts) if moves.any() else None
     if out is None:
-        return quad.astype(np.float32), clear[:, :, int(np.argmin(np.abs(offsets)))].mean(axis=1)
+        zero = int(np.argmin(np.abs(offsets)))
+        return quad.astype(np.float32), clear[:, :, zero].mean(axis=1), settled
+    return out, share, settled
+
+
+def snap_quad(
+    image: np.ndarray, quad: np.ndarray, reach: float, paper: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(quad with each side on the nearest strong border within ``reach`` pixels, the edge
+    support of each side). A border is a drop from paper (inside brighter than
+    ``PAPER_SHARE * paper``) to something darker; sides with no clear border nearby stay
+    where they are. A quad already on the border all round (most) is settled by a search of
+    two pixels either way, the others searched over the whole reach."""
+    near = np.arange(-2.0, 3.0, dtype=np.float32)
+    out, support, settled = _snap(image, quad, near, paper)
+    if settled:
+        return out, support
+    r = max(2, int(round(reach)))
+    # inward only a little: a court card's picture frame is a border (brighter inside) a
+    # tenth of the card in, and a card's outline must not shrink onto it
+    inward = max(3, int(round(INWARD * r)))
+    out, _, _ = _snap(image, quad, np.arange(-inward, r + 1, 1.0, dtype=np.float32), paper)
     return out, edge_support(image, out)
 
 
