@@ -9,7 +9,8 @@ renege, and a renege must stay detectable. So a void suit is only a soft prior
 changes the reading the play is marked for confirmation with both cards named.
 
 The most probable consistent reading is chosen; when the runner-up is close
-(:data:`CONFIRM_RATIO`) the play is marked for confirmation and the two cards in doubt are named.
+(:data:`CONFIRM_RATIO`) or the reading is not sure (:data:`SURE_PROBABILITY`), the play is
+marked for confirmation and the two cards in doubt are named.
 Pure logic: numpy arrays in, frozen values out.
 """
 
@@ -31,6 +32,12 @@ VOID_PRIOR = 0.15
 CONFIRM_RATIO = 0.25
 """Mark a play for confirmation when the second reading has at least this fraction of the
 probability of the first."""
+
+SURE_PROBABILITY = 0.95
+"""Mark a play whose reading has less than this probability, however far behind the runner-up:
+on held-out deck designs the classifier's misreads of look-alike pips come at 0.80-0.92 (the
+bellot deck's 6C read 10C), and its right readings of them as low (bench/watch.py --dump:
+8 of 540 plays below 0.95, all bellot 6/8 against 10, or plastic JC against JS)."""
 
 IMPOSSIBLE_MASS = 0.2
 """When the cards the game allows hold less than this share of the classifier's belief, the
@@ -165,6 +172,8 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
         runner, p2 = hard_best, float(post[CARD_LABELS.index(hard_best)])
     elif runner is not None and p2 >= CONFIRM_RATIO * p1:
         confirm, reason = True, f"{card} and {runner} are close ({p1:.2f} vs {p2:.2f})"
+    elif runner is not None and p1 < SURE_PROBABILITY:
+        confirm, reason = True, f"{card} is not sure ({p1:.2f}; then {runner} {p2:.2f})"
     return Reading(
         card=card,
         probability=p1,

@@ -11,6 +11,7 @@ from rules.cards import DECK_24, DECK_52, Card, Suit
 from vision.decode import (
     CONFIRM_RATIO,
     LABELS,
+    SURE_PROBABILITY,
     DecodeError,
     Knowledge,
     aspect,
@@ -78,8 +79,15 @@ def test_close_readings_are_marked_with_the_two_cards_in_doubt() -> None:
     r = decode(mix(QD=0.5, QH=0.4), CLABBER)
     assert r.confirm and r.doubt == (Card.parse("QD"), Card.parse("QH"))
     assert "QD" in r.reason and "QH" in r.reason
-    sure = decode(mix(QD=0.9, QH=0.05), CLABBER)
+    sure = decode(mix(QD=0.97, QH=0.02), CLABBER)
     assert not sure.confirm and sure.doubt is None
+
+
+def test_a_reading_that_is_not_sure_is_marked_even_with_the_runner_up_far_behind() -> None:
+    """The bellot 6C read as 10C at 0.80-0.92 with 6C far behind: marked, both named."""
+    r = decode(mix(_10C=0.9, _6C=0.06), Knowledge(frozenset(DECK_52)))
+    assert r.card == Card.parse("10C") and r.runner_up_probability < CONFIRM_RATIO * r.probability
+    assert r.confirm and r.doubt == (Card.parse("10C"), Card.parse("6C"))
 
 
 def test_a_reading_the_void_prior_changed_is_marked_naming_the_renege() -> None:
@@ -135,9 +143,10 @@ def test_the_reading_is_always_a_card_the_game_allows(
     r = decode(probs, k)
     assert r.card in DECK_24 and r.card not in played
     assert 0.0 < r.probability <= 1.0
-    # a play is marked exactly when the runner-up is close or the void prior decided
+    # a play is marked whenever the runner-up is close or the reading is not sure
     if not r.confirm:
         assert r.runner_up_probability < CONFIRM_RATIO * r.probability
+        assert r.probability >= SURE_PROBABILITY
 
 
 def test_reading_the_hand_together_fixes_an_early_misread_that_a_later_play_reveals() -> None:
@@ -182,7 +191,7 @@ def test_an_unusually_shaped_outline_is_marked_even_when_the_classifier_is_sure(
     reason = shape_doubt(aspect(_quad(159, 100)), hand)
     assert "unusually shaped" in reason and "1.59" in reason
     assert shape_doubt(aspect(_quad(159, 100)), hand[:2]) == ""  # too few cards to know
-    sure = decode(mix(_7S=0.9, _9S=0.05), Knowledge(frozenset(DECK_52)))
+    sure = decode(mix(_7S=0.97, _9S=0.02), Knowledge(frozenset(DECK_52)))
     assert not sure.confirm
     r = marked(sure, reason)
     assert r.confirm and r.card == sure.card and r.doubt == (Card.parse("7S"), Card.parse("9S"))
