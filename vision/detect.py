@@ -27,6 +27,7 @@ that corner alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -36,7 +37,6 @@ from vision.edges import frame_to_card, snap_quad
 from vision.fans import corner_index, hidden_card_quads
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 from vision.quads import (
-    NEXT,
     approx_quad,
     beyond_side,
     quad_area,
@@ -195,8 +195,11 @@ class _Candidate:
 
 def _rough_key(rough: np.ndarray, grow: float) -> tuple[float, float, float]:
     """(centre x, centre y, area) of a rough quad once its mask's inset (``grow``) is undone."""
-    perimeter = float(np.hypot(*(rough[NEXT] - rough).T).sum())
-    return float(rough[:, 0].mean()), float(rough[:, 1].mean()), quad_area(rough) + grow * perimeter
+    pts = rough.tolist()
+    perimeter = sum(math.dist(pts[i - 1], pts[i]) for i in range(4))
+    cx = sum(p[0] for p in pts) / 4
+    cy = sum(p[1] for p in pts) / 4
+    return cx, cy, quad_area(rough) + grow * perimeter
 
 
 def _seen(key: tuple[float, float, float], seen: list[tuple[float, float, float]]) -> bool:

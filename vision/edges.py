@@ -26,6 +26,9 @@ from vision.quads import NEXT, PREV
 SAMPLES = 24
 """Points sampled along each side (its middle 76 %: the rounded corners are left out)."""
 
+SAMPLE_T = np.linspace(0.12, 0.88, SAMPLES, dtype=np.float32)
+"""Where the samples lie along a side (0 its start, 1 its end)."""
+
 STEP = 1.5
 """Half the distance (work pixels) over which the step across an edge is measured."""
 
@@ -85,7 +88,7 @@ def _drops(
     (inside minus outside) across each side moved outward by each offset, at each sample
     point; ``t`` places the samples; ``inside`` is the brightness on the inner side."""
     a, b, _, n = _sides(quad)
-    t = np.linspace(0.12, 0.88, SAMPLES, dtype=np.float32)
+    t = SAMPLE_T
     base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]  # 4 x S x 2
     o = offsets.astype(np.float32)
     pts_in = base[:, :, None, :] + (o - STEP)[None, None, :, None] * n[:, None, None, :]
@@ -125,6 +128,11 @@ def _best_lines(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> np.
     inward more (onto a picture frame's line). Returns 4 x 2 indices."""
     n_off = len(offsets)
     cost = 0.02 * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
+    if n_off <= 7:  # few enough for every pair at once
+        every = np.broadcast_to(np.arange(n_off), (4, n_off))
+        score = _line_scores(evidence, t, every, every, cost).reshape(4, -1)
+        i, j = np.divmod(score.argmax(axis=1), n_off)
+        return np.stack([i, j], axis=1)
     coarse = np.broadcast_to(np.arange(0, n_off, 2), (4, (n_off + 1) // 2))
     score = _line_scores(evidence, t, coarse, coarse, cost).reshape(4, -1)
     i, j = np.divmod(score.argmax(axis=1), coarse.shape[1])

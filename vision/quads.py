@@ -4,6 +4,8 @@ outside it). numpy + OpenCV only."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -11,6 +13,8 @@ NEXT = np.array([1, 2, 3, 0])
 """Index of the next corner (side i runs from corner i to corner NEXT[i])."""
 PREV = np.array([3, 0, 1, 2])
 """Index of the previous corner."""
+NEXT_I = (1, 2, 3, 0)
+"""NEXT as a tuple, for plain-Python loops."""
 
 
 def quad_area(quad: np.ndarray) -> float:
@@ -83,26 +87,32 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarra
 
 
 def quad_shape(quad: np.ndarray) -> tuple[float, bool]:
-    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides."""
-    nxt = quad[NEXT] - quad  # side i: corner i -> i+1
-    prv = quad[PREV] - quad
-    sides = np.hypot(nxt[:, 0], nxt[:, 1])
-    if sides.min() < 4:
+    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides.
+    (Plain Python on the eight numbers: called for every candidate region, and numpy's
+    per-call overhead dwarfs the arithmetic on a 4 x 2 array.)"""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    xs, ys = (x0, x1, x2, x3), (y0, y1, y2, y3)
+    nx = [xs[NEXT_I[i]] - xs[i] for i in range(4)]  # side i: corner i -> i+1
+    ny = [ys[NEXT_I[i]] - ys[i] for i in range(4)]
+    sides = [math.hypot(nx[i], ny[i]) for i in range(4)]
+    if min(sides) < 4:
         return 0.0, False
-    cross = nxt[:, 0] * prv[:, 1] - nxt[:, 1] * prv[:, 0]
-    if not ((cross > 0).all() or (cross < 0).all()):  # not convex
+    # the previous side reversed leaves corner i: (-nx[i-1], -ny[i-1])
+    cross = [ny[i - 1] * nx[i] - nx[i - 1] * ny[i] for i in range(4)]
+    if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):  # not convex
         return 0.0, False
     # opposite sides of a card under moderate perspective stay within a factor ~1.6
     if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
         return 0.0, False
     if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
         return 0.0, False
-    cos = (nxt * prv).sum(-1) / (sides * sides[PREV] + 1e-6)
-    if np.abs(cos).max() > 0.75:  # a corner angle outside ~41..139 degrees
-        return 0.0, False
+    for i in range(4):
+        cos = -(nx[i] * nx[i - 1] + ny[i] * ny[i - 1]) / (sides[i] * sides[i - 1] + 1e-6)
+        if abs(cos) > 0.75:  # a corner angle outside ~41..139 degrees
+            return 0.0, False
     pair_a = (sides[0] + sides[2]) / 2
     pair_b = (sides[1] + sides[3]) / 2
-    return float(min(pair_a, pair_b) / max(pair_a, pair_b)), True
+    return min(pair_a, pair_b) / max(pair_a, pair_b), True
 
 
 def quad_sides(quad: np.ndarray) -> tuple[float, float]:
