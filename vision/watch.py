@@ -327,10 +327,20 @@ class Watcher:
                 if moved(play.quad, tr.quad) or not looks_same:
                     continue
             else:
-                named = play.card == card and probs[best] >= 0.5
+                now = self.log.cards()[play.index][1]
+                named = card in (play.card, now) and probs[best] >= 0.5
                 if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
-                    continue
-                if not (named or looks_same or not moved(play.quad, tr.quad)):
+                    # pushed aside on its own side: a card of the trick in progress is
+                    # played once, so one reading plainly as it there is it
+                    pushed = (
+                        named
+                        and probs[best] >= 0.9
+                        and play.trick == len(self.log.tricks()[0]) + 1
+                        and self.geometry.seat_of(tr.centre, self.size) == play.seat
+                    )
+                    if not pushed:
+                        continue
+                elif not (named or looks_same or not moved(play.quad, tr.quad)):
                     continue
             self.play_of_track[tr.id] = play.index
             play.track_id = tr.id
