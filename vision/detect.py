@@ -6,19 +6,30 @@ touch merge into one bright blob. So candidates come from several masks of a dow
 
 * *bright*: Otsu on the blurred per-pixel minimum of B, G, R (paper is bright in all three
   channels; wood, felt and coloured cloth are not);
-* *bright minus edges*: the same with every Canny edge cut out, which splits touching and
-  overlapping cards along the thin border or shadow between them;
-* *flat*: the regions between Canny edges, which finds cards on tables as bright as they are.
+* *bright minus edges*: the same with every faint Canny edge cut out, which splits touching
+  and overlapping cards along the thin border or shadow between them;
+* *flat*: the regions between the Canny edges of that per-pixel minimum, which finds cards on
+  tables as bright as they are (a shadow falling across the table is a small step there, so
+  it does not cut a card lying across it off the table);
+* then, only where those found no card: *bright minus edges*, eroded (glare merging into a
+  card's edge), and what lies on the table (the flat mask's holes) less the cards found (a
+  court card touching another: its busy picture gives no other mask its whole outline).
 
 Each region's outline is fitted with a quad (polygon approximation, then a least-squares line
 per side, intersected, so rounded corners do not pull the corners in) and kept if it is
 card-shaped: convex, aspect 0.45-1.0 (a card seen obliquely looks square), filling its quad,
-nothing reaching out of it (two overlapping cards fitted as one), of a plausible size.
-Candidates from the different masks are merged: duplicates keep the best fit; a region tiled by
-two or more cards (two cards side by side look like one card of the same aspect) or cut by the
-frame's edge (the table) gives way to them; a card keeps its picture frame or ornate ace out.
-Outlines not clearly portrait (a card seen obliquely) are warped both ways round
-(``ambiguous``).
+nothing reaching out of it (two overlapping cards fitted as one), of a plausible size. Then
+each side is snapped onto the card's border in the image (:mod:`vision.edges`: masks lose a
+corner where an index touches the border, a skewed warp reads a wrong card), a court card's
+picture frame is led out to the card around it, and the share of the outline on a border
+(edge support) joins the score.
+
+Candidates from the different masks are merged: duplicates (same place and size, or mostly
+the same pixels) keep the best score; a region tiled by two or more cards (two cards side by
+side look like one card of the same aspect) or cut by the frame's edge (the table) gives way
+to them; a region holding one card off to one side is two touching cards (the other is the
+rest of the region beyond it); a card keeps its picture frame or ornate ace out. Outlines not
+clearly portrait (a card seen obliquely) are warped both ways round (``ambiguous``).
 
 Cards cut by the frame's edge are ``partial``. Cards under others in a fan are found from their
 visible index corner (:mod:`vision.fans`) as ``one_corner`` rows: a guessed outline, read from
@@ -27,29 +38,29 @@ that corner alone.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.edges import frame_to_card, snap_quad
+from vision.candidates import (
+    COARSE_PENALTY,
+    Candidate,
+    Work,
+    candidates_from_mask,
+    card_from,
+    make_work,
+    rest_masks,
+)
 from vision.fans import corner_index, hidden_card_quads
 from vision.preprocess import CARD_H, CARD_W, order_quad, warp_quad
-from vision.quads import (
-    approx_quad,
-    beyond_side,
-    quad_area,
-    quad_shape,
-    quad_sides,
-    reach_outside,
-    refine_quad,
-)
+from vision.quads import beyond_side, quad_area, quad_shape, quad_sides
 
 WORK_LONG_SIDE = 640
 """Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
-halves exactly), and still ~70 x 100 px for the smallest card (3 % of the frame); quads are
-scaled back to the frame and the warps use the full-resolution frame."""
+halves exactly), and still ~55 x 80 px for the smallest card (3 % of the frame), its outline
+snapped onto the border to a fraction of a pixel; quads are scaled back to the frame and the
+warps use the full-resolution frame."""
 
 MIN_AREA_FRACTION = 0.008
 """Smallest card, as a fraction of the frame area (the target is 3 %; margin for perspective)."""
@@ -57,44 +68,15 @@ MIN_AREA_FRACTION = 0.008
 MAX_AREA_FRACTION = 0.75
 """Largest card, as a fraction of the frame area (the target is 60 %)."""
 
-ASPECT_RANGE = (0.45, 1.0)
-"""Short side / long side of an accepted quad. Real cards are 0.63-0.72, but a card seen
-obliquely along its long side looks square (the webcam scenes reach 0.97)."""
-
 AMBIGUOUS_ASPECT = 0.6
 """Above this aspect, which pair of sides is the card's long one is unclear from the outline:
 such finds carry a second view turned 90 degrees, which the classifier reads when the first
 is not a sure card. Tuned on the real scenes (bench/recognition.py): 0.8 misses three very
 oblique cards that 0.6 reads (real cards are 0.63-0.72, so nearly all carry one)."""
 
-MAX_OUTSIDE = 0.1
-"""How far a region may reach outside its fitted quad, as a fraction of the quad's size
-(sqrt of its area): two overlapping cards fitted with one quad leave a corner sticking out."""
-
-ERODE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-
-COARSE_PENALTY = 0.2
-"""Score handicap of outlines from the eroded mask (the last one): they stand in for a card
-no other mask outlines, never replace a finer outline of the same card."""
-
-MIN_FILL = 0.86
-"""Region area / quad area: a card region fills its quad (rounded corners lose ~2 %)."""
-
-SNAP_REACH = 0.1
-"""How far (a fraction of the quad's size, sqrt of its area) a side may move onto the card's
-border in the image (:func:`vision.edges.snap_quad`)."""
-
-SUPPORT_WEIGHT = 0.5
-"""Weight of the edge support (share of the outline on a clear border) in a find's score:
-of two outlines of one card, the one on the card's border wins."""
-
 DUPLICATE_OVERLAP = 0.7
 """Two outlines sharing this much (intersection over union) are one card: cards lying on
 each other show only part of the lower one, never two whole outlines this alike."""
-
-SAME_CARD = 0.75
-"""A fitted quad sharing this much (intersection over union) with a card an earlier mask gave
-(and snapping put on its border all round) is that card: not snapped again."""
 
 OFF_CENTRE = 0.15
 """A card found inside a larger outline, this far (a fraction of the outline's size) from its
@@ -103,12 +85,6 @@ middle, is one of two touching cards outlined as one, not the outline's picture 
 PAIR_SUPPORT = 0.5
 """Such a pair is split when both cards have at least this share of every side on a border
 (a side running across paper marks part of a card, not a card)."""
-
-FRAME_SUSPECT = 0.9
-"""An outline with a side less on a border than this may be a court card's picture frame."""
-
-FRAME_REACH = 0.25
-"""How far outside a picture frame (a fraction of its size) the card's border is sought."""
 
 
 @dataclass(frozen=True)
@@ -166,230 +142,18 @@ class Detections:
         )
 
 
-@dataclass
-class _Candidate:
-    quad: np.ndarray  # 4 x 2 float32, work-image pixels
-    area: float  # quad area
-    fill: float  # region area / quad area
-    aspect: float  # short / long
-    partial: bool
-    penalty: float = 0.0  # outlines from a coarser mask lose ties
-    support: float = 0.0  # share of the outline on a clear border in the image
-    weakest: float = 0.0  # the same for its least supported side
-    outline: np.ndarray | None = None  # the region's contour (work pixels)
-    centre: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.centre = self.quad.mean(axis=0)
-
-    @property
-    def score(self) -> float:
-        """Card-likeness: how well the region fills its quad and how card-like the aspect is."""
-        return (
-            self.fill
-            - 0.5 * abs(self.aspect - 0.69)
-            - self.penalty
-            + SUPPORT_WEIGHT * (self.support - 1.0)
-        )
-
-
-def _rough_key(rough: np.ndarray, grow: float) -> tuple[float, float, float]:
-    """(centre x, centre y, area) of a rough quad once its mask's inset (``grow``) is undone."""
-    pts = rough.tolist()
-    perimeter = sum(math.dist(pts[i - 1], pts[i]) for i in range(4))
-    cx = sum(p[0] for p in pts) / 4
-    cy = sum(p[1] for p in pts) / 4
-    return cx, cy, quad_area(rough) + grow * perimeter
-
-
-def _seen(key: tuple[float, float, float], seen: list[tuple[float, float, float]]) -> bool:
-    """True when an earlier mask gave a card from (almost) the same rough quad: skip refitting
-    it. (Only cards are recorded: a region rejected in one mask may be whole in the next.)"""
-    cx, cy, area = key
-    for ox, oy, oa in seen:
-        if abs(ox - cx) < 3.0 and abs(oy - cy) < 3.0 and abs(oa - area) < 0.05 * area:
-            return True
-    return False
-
-
-@dataclass(frozen=True)
-class _Work:
-    """The downscaled frame and what candidates are taken from and checked against."""
-
-    masks: list[tuple[np.ndarray, float, int]]  # (mask, grow, contour retrieval mode)
-    edges: np.ndarray  # per-pixel min of B, G, R, blurred: what borders are sought in
-    paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
-    holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
-
-
-def _card_from(
-    work: _Work, quad: np.ndarray, min_area: float, max_area: float
-) -> tuple[np.ndarray, float, np.ndarray] | None:
-    """(quad snapped onto the card's border, its aspect, its edge support per side) for a
-    fitted quad, or None when the result is no plausible card. A quad on a court card's picture frame
-    (little support: darker inside than out) is replaced by the card around it when found."""
-    size = float(np.sqrt(quad_area(quad)))
-    snapped, support = snap_quad(work.edges, quad, SNAP_REACH * size, work.paper)
-    if support.min() < FRAME_SUSPECT:
-        # not on a border all round: perhaps a court card's picture frame
-        card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
-        if card is not None and quad_shape(card)[1]:
-            outer, outer_support = snap_quad(work.edges, card, SNAP_REACH * size, work.paper)
-            if outer_support.mean() > support.mean():
-                snapped, support = outer, outer_support
-    area = quad_area(snapped)
-    if area < min_area or area > max_area:
-        return None
-    aspect, ok = quad_shape(snapped)
-    if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
-        return None
-    return snapped, aspect, support
-
-
-def _iou(a: np.ndarray, b: np.ndarray, area_a: float) -> float:
-    """Intersection over union of two convex quads (``area_a``: the area of ``a``)."""
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return float(inter) / (area_a + quad_area(b) - float(inter) + 1e-6)
-
-
-def _candidates_from_mask(
-    work: _Work,
-    k: int,
-    min_area: float,
-    max_area: float,
-    seen: list[tuple[float, float, float]],
-    done: list[np.ndarray],
-    penalty: float = 0.0,
-) -> list[_Candidate]:
-    """Card candidates from mask ``k`` of ``work``. ``seen`` (rough quads) and ``done``
-    (fitted and snapped quads) record the cards earlier masks gave, to skip refitting them."""
-    mask, grow, retrieve = work.masks[k]
-    h, w = mask.shape
-    contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
-    found: list[_Candidate] = []
-    # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
-    shortest = int(np.sqrt(4 * np.pi * 0.7 * min_area))
-    if retrieve == cv2.RETR_CCOMP:
-        # things lying on the table: kept to look again where cards touch (see _rest_mask)
-        work.holes.extend(
-            c for i, c in enumerate(contours) if len(c) >= shortest and hierarchy[0][i][3] >= 0
-        )
-    for k in [i for i, c in enumerate(contours) if len(c) >= shortest]:
-        contour = contours[k]
-        # a hole's outline runs outside the edge band around it: shrink instead of grow
-        grow_k = -grow if hierarchy[0][k][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
-        region = float(cv2.contourArea(contour))
-        if region < 0.7 * min_area or region > max_area:
-            continue
-        quad = approx_quad(contour)
-        if quad is None:
-            continue
-        # cheap checks on the rough quad first: most regions are not cards
-        rough = quad_area(quad)
-        if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
-            continue
-        key = _rough_key(quad, grow_k)
-        if not quad_shape(quad)[1] or _seen(key, seen):
-            continue
-        if any(_iou(quad, q, rough) > SAME_CARD for q in done):
-            continue  # an earlier mask's card, already snapped onto its border
-        quad = refine_quad(quad, contour, grow_k)
-        area = quad_area(quad)
-        if area < 0.8 * min_area or area > max_area:
-            continue
-        if any(_iou(quad, q, area) > SAME_CARD for q in done):
-            continue
-        aspect, ok = quad_shape(quad)
-        if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
-            continue
-        grown_region = region + grow_k * cv2.arcLength(contour, True)
-        fill = min(1.0, grown_region / area)
-        if fill < MIN_FILL:
-            continue
-        if reach_outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
-            continue  # something sticks out: overlapping cards merged into one region
-        card = _card_from(work, quad, min_area, max_area)
-        if card is None:
-            continue
-        seen.append(key)
-        if card[2].min() >= 0.9:
-            done.append(card[0])  # a card well on its border all round
-        x, y, bw, bh = cv2.boundingRect(contour)
-        at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        found.append(
-            _Candidate(
-                card[0],
-                quad_area(card[0]),
-                fill,
-                card[1],
-                at_edge,
-                penalty,
-                float(card[2].mean()),
-                float(card[2].min()),
-                contour,
-            )
-        )
-    return found
-
-
-def _work(small: np.ndarray) -> _Work:
-    """The masks candidates are taken from (see the module docstring) and the edge image."""
-    b, g, r = cv2.split(small)
-    minc = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (5, 5), 0)
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    paper, bright = cv2.threshold(minc, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    kernel = np.ones((3, 3), np.uint8)
-    edges = cv2.dilate(cv2.Canny(minc, 40, 120), kernel)
-    # a faint edge inside the bright blob is the border of one card lying on another
-    fine = cv2.dilate(cv2.Canny(gray, 15, 45), kernel)
-    cut = cv2.bitwise_and(bright, cv2.bitwise_not(fine))
-    # break the thin bridges left where that border fades out
-    cut = cv2.morphologyEx(
-        cut, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    )
-    flat = cv2.bitwise_not(edges)
-    masks = [
-        (bright, 0.0, cv2.RETR_EXTERNAL),
-        (cut, 1.5, cv2.RETR_EXTERNAL),
-        (flat, 1.5, cv2.RETR_CCOMP),
-    ]
-    return _Work(masks, minc, float(paper))
-
-
-def _without(mask: np.ndarray, cands: list[_Candidate]) -> np.ndarray:
-    """``mask`` with the cards found so far (grown a little) cleared."""
-    for c in cands:
-        centre = c.quad.mean(axis=0)
-        grown = centre + (c.quad - centre) * 1.06
-        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
-    return mask
-
-
-def _rest_masks(work: _Work, cands: list[_Candidate]) -> list[tuple[np.ndarray, float, int]]:
-    """Two last masks, where the others found no card (coarse: see COARSE_PENALTY): the cut
-    mask eroded, which cuts the wider necks (glare merging into a card's edge); and what lies
-    on the table (the flat mask's holes) less the cards found, which leaves a card touching
-    another (a court card, whose busy picture no other mask outlines whole)."""
-    eroded = cv2.erode(_without(work.masks[1][0].copy(), cands), ERODE_KERNEL)
-    things = np.zeros_like(eroded)
-    if work.holes:
-        cv2.drawContours(things, work.holes, -1, 255, cv2.FILLED)
-        things = cv2.morphologyEx(_without(things, cands), cv2.MORPH_OPEN, ERODE_KERNEL)
-    return [(eroded, 5.0, cv2.RETR_EXTERNAL), (things, -1.5, cv2.RETR_EXTERNAL)]
-
-
-def _overlap(a: _Candidate, b: _Candidate) -> float:
+def _overlap(a: Candidate, b: Candidate) -> float:
     """Intersection over union of two convex outlines."""
     inter, _ = cv2.intersectConvexConvex(a.quad, b.quad)
     return float(inter) / (a.area + b.area - float(inter) + 1e-6)
 
 
-def _contains(outer: _Candidate, inner: _Candidate) -> bool:
+def _contains(outer: Candidate, inner: Candidate) -> bool:
     q = outer.quad.reshape(-1, 1, 2)
     return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
 
 
-def _rest_of(work: _Work, blob: _Candidate, card: _Candidate, min_area: float) -> _Candidate | None:
+def _rest_of(work: Work, blob: Candidate, card: Candidate, min_area: float) -> Candidate | None:
     """The card beside ``card`` in ``blob`` (two touching cards outlined as one): the part of
     the blob beyond ``card``'s side that faces the blob's middle, snapped onto its border."""
     if blob.outline is None:
@@ -397,13 +161,13 @@ def _rest_of(work: _Work, blob: _Candidate, card: _Candidate, min_area: float) -
     rest = beyond_side(blob.outline, card.quad, 0.03 * np.sqrt(card.area))
     if rest is None or quad_area(rest) < 0.8 * min_area:
         return None
-    found = _card_from(work, rest, min_area, blob.area)
+    found = card_from(work, rest, min_area, blob.area)
     if found is None:
         return None
     quad, aspect, support = found
     if support.min() < PAIR_SUPPORT:
         return None  # a side across paper: part of a card, not a card
-    return _Candidate(
+    return Candidate(
         quad,
         quad_area(quad),
         blob.fill,
@@ -416,12 +180,12 @@ def _rest_of(work: _Work, blob: _Candidate, card: _Candidate, min_area: float) -
 
 
 def _select(
-    cands: list[_Candidate], work: _Work | None = None, min_area: float = 0.0
-) -> list[_Candidate]:
+    cands: list[Candidate], work: Work | None = None, min_area: float = 0.0
+) -> list[Candidate]:
     """Merge candidates from all masks into one find per card (see the module docstring)."""
     # 1. duplicates: same place, same size -> keep the best-fitting one
     cands = sorted(cands, key=lambda c: -c.score)
-    unique: list[_Candidate] = []
+    unique: list[Candidate] = []
     for c in cands:
         dup = False
         for u in unique:
@@ -451,7 +215,7 @@ def _select(
                 children[j].append(i)
                 break
 
-    def resolve(i: int) -> list[_Candidate]:
+    def resolve(i: int) -> list[Candidate]:
         if not children[i]:
             return [unique[i]]
         tiles = [t for k in children[i] for t in resolve(k)]
@@ -475,7 +239,7 @@ def _select(
                     return [tiles[0], rest]
         return [me]  # a card and its picture frame, ornate ace or pips
 
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     for i, nested in enumerate(has_parent):
         if not nested:
             out.extend(resolve(i))
@@ -507,15 +271,15 @@ def find_quads(
     scale = sw / w
     min_area = MIN_AREA_FRACTION * sh * sw
     max_area = MAX_AREA_FRACTION * sh * sw
-    cands: list[_Candidate] = []
+    cands: list[Candidate] = []
     seen: list[tuple[float, float, float]] = []
     done: list[np.ndarray] = []
-    work = _work(small)
+    work = make_work(small)
     for k in range(len(work.masks)):
-        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done))
-    work.masks.extend(_rest_masks(work, cands))
+        cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
+    work.masks.extend(rest_masks(work, cands))
     for k in (3, 4):
-        cands.extend(_candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
+        cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
     chosen = _select(cands, work, min_area)
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
