@@ -48,8 +48,9 @@ SHAPE_TOLERANCE = 0.08
 card by more than this share: a shifted or clipped outline warps the corner the index is read
 from (a 9S read as 7S with its index cut), however sure the classifier then is."""
 
-SHAPE_MIN_CARDS = 3
-"""Cards needed before the hand's usual aspect is known (all cards of a deck are one shape)."""
+SHAPE_MIN_CARDS = 2
+"""Cards needed before the usual aspect is known (all cards of a deck are one shape; the
+watcher compares a card with the same seat's earlier cards, which lie where it lies)."""
 
 NOT_A_FACE = 0.5
 """A find whose probability of ``back`` + ``none`` exceeds this is not a face-up card."""

@@ -486,7 +486,9 @@ class Watcher:
             wild_twos=self.spec.wild_twos,
         )
         views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
-        others = [aspect(p.quad) for p in self.log.plays if not p.missed]
+        # the same seat's cards: a tilted camera foreshortens each side of the table, and
+        # each seat's cards, differently (a card's apparent shape depends on where it lies)
+        others = [aspect(p.quad) for p in self.log.plays if not p.missed and p.seat == seat]
         doubts = (shape_doubt(aspect(tr.quad), others), views_doubt(views))
         reading = marked(decode(probs, knowledge), "; ".join(d for d in doubts if d))
         void_only = Knowledge(

@@ -190,7 +190,7 @@ def test_an_unusually_shaped_outline_is_marked_even_when_the_classifier_is_sure(
     assert shape_doubt(aspect(_quad(142, 100)), hand) == ""  # a card like the others
     reason = shape_doubt(aspect(_quad(159, 100)), hand)
     assert "unusually shaped" in reason and "1.59" in reason
-    assert shape_doubt(aspect(_quad(159, 100)), hand[:2]) == ""  # too few cards to know
+    assert shape_doubt(aspect(_quad(159, 100)), hand[:1]) == ""  # too few cards to know
     sure = decode(mix(_7S=0.97, _9S=0.02), Knowledge(frozenset(DECK_52)))
     assert not sure.confirm
     r = marked(sure, reason)
