@@ -240,6 +240,38 @@ class HandLog:
             return self.spec.first_leader
         return done[-1].winner
 
+    def close_short(self, why: str) -> list[PlayEvent]:
+        """Close the trick in progress with a missed play for each seat that showed no card
+        (clockwise; the seat that was to lead leads: the previous trick's winner). The card
+        is never guessed: each such play is marked for a person to name (a correction).
+        Returns the missed plays appended."""
+        done, current = self.tricks()
+        if not current:
+            return []
+        n = self.spec.players
+        number = len(done) + 1
+        seen = [s for s, _ in current]
+        expected = done[-1].winner if done else self.spec.first_leader
+        lead = expected if expected is not None and expected not in seen else seen[0]
+        last = next(p for p in reversed(self.plays) if p.trick == number)
+        out = []
+        for k in range(n):
+            seat = (lead + k) % n
+            if seat in seen:
+                continue
+            note = (
+                f"missed: seat {seat}'s card to trick {number} was never seen ({why});"
+                " name it with a correction"
+            )
+            play = PlayEvent(
+                index=len(self.plays), seat=seat, card=None, t=last.t, trick=number,
+                reading=None, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
+                quad=np.zeros((4, 2)), track_id=-1, seat_note=note, leads=seat == lead != seen[0],
+            )  # fmt: skip
+            self.plays.append(play)
+            out.append(play)
+        return out
+
     def voids(self, seat: int) -> frozenset[Suit]:
         out: set[Suit] = set()
         done, current = self.tricks()

@@ -32,16 +32,15 @@ from vision.decode import (
     combine,
     decode,
     face_probability,
-    hand_log_probability,
     marked,
-    one_hot,
     prior,
-    read_hand,
     shape_doubt,
     views_doubt,
 )
 from vision.games import GameSpec
 from vision.handlog import HandLog, PlayEvent, WatchEvent
+from vision.handread import revise, sure_cards
+from vision.seating import SEAT_TIE_DEGREES, Placement, place
 from vision.table import (
     CardTracker,
     MotionGate,
@@ -55,23 +54,10 @@ from vision.table import (
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
 
-REVISE_MARGIN = 1.4
-"""The hand read together must be this much more probable (log, about 4x) than the plays
-read one by one before the camera revises an earlier play."""
-
-SEAT_TIE_DEGREES = 12.0
-"""A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
-move: the card lies near the border of two sides."""
-
 TRICK_GONE_S = 0.8
 """A trick's cards count as gone before the next card came only when last seen this long
 before it was (rendered hands: gathering, then leading, takes 2 s or more; a hand sliding a
 card in hides the cards under it just as that card comes)."""
-
-SEAT_NEAR_DEGREES = 40.0
-"""A card on the side of a seat that has already played to the trick goes to the nearest seat
-still to play if it lies at most this much further (in angle) from it; further, it is plainly
-that seat's card, so the trick in progress is over (a play was missed) and it leads the next."""
 
 
 class Watcher:
@@ -208,10 +194,11 @@ class Watcher:
                     text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
                 )
             ]
-        seat, note, over = self._place(tr)
-        events = self._infer_missed(t, why=note) if over else []
+        where = self._place(tr)
+        over = where.over
+        events = self._infer_missed(t, why=where.note) if over else []
         try:
-            played = self._play(tr, probs, t, seat, "" if over else note)
+            played = self._play(tr, probs, t, where.seat, "" if over else where.note)
         except DecodeError as exc:
             return [
                 *events,
@@ -249,59 +236,10 @@ class Watcher:
         self.fixture_cards[tr.id] = card
         self.fixture_places[card] = tr.centre
 
-    def _sure_cards(self) -> frozenset[Card]:
-        """Cards played for certain: read without doubt, or named by a person. A doubtful
-        reading does not rule its card out for later plays: if a later play clearly shows
-        that card, the hand read together revises the doubtful one instead."""
-        human = {c.index for c in self.log.corrections if not c.by.startswith("camera")}
-        return frozenset(
-            c
-            for i, (_, c) in enumerate(self.log.cards())
-            if c is not None
-            and (
-                i in human
-                or (self.log.plays[i].reading is not None and not self.log.plays[i].confirm)
-            )
-        )
-
     def _revise(self, t: float) -> list[WatchEvent]:
-        """Read all plays so far together (each card once); where that reading is clearly
-        more probable and differs, or the plays as read show a card twice, the camera
-        corrects earlier plays, as events (missed plays not named stay as they are)."""
-        human = {c.index: c.card for c in self.log.corrections if not c.by.startswith("camera")}
-        seen = [p for p in self.log.plays if not p.missed or p.index in human]
-        if len(seen) < 2:
-            return []
-        rows = [
-            one_hot(human[p.index], 1 - 1e-6)[:52] if p.index in human else p.probs[:52] * p.prior
-            for p in seen
-        ]
-        cards = self.log.cards()
-        current = [cards[p.index][1] for p in seen]
-        knowledge = Knowledge(deck=self.spec.deck, elsewhere=self.spec.elsewhere)
-        best, score = read_hand(rows, knowledge)
-        twice = len(set(current)) < len(current)
-        if best == current or (
-            not twice and score - hand_log_probability(rows, current) < REVISE_MARGIN  # type: ignore[arg-type]
-        ):
-            return []
-        events = []
-        for p, was, now in zip(seen, current, best, strict=True):
-            if was != now:
-                self.log.correct(p.index, now, by="camera: the hand read together", t=t)
-                why = (
-                    f"{was} is played twice"
-                    if twice and current.count(was) > 1
-                    else "the hand read together"
-                )
-                events.append(
-                    WatchEvent(
-                        "revised",
-                        t,
-                        text=f"play {p.index + 1} revised: {was} -> {now} ({why})",
-                    )
-                )
-        return events
+        """The camera's revisions of earlier plays, the hand read together
+        (:func:`vision.handread.revise`), as events."""
+        return [WatchEvent("revised", t, text=line) for line in revise(self.log, t)]
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card already played, back in view (a hand lifted off it, or a trick not yet
@@ -357,38 +295,14 @@ class Watcher:
             return False
         return float(np.hypot(*(tr.centre - place))) < 0.6 * np.sqrt(max(tr.area, 1.0))
 
-    def _place(self, tr: Track) -> tuple[int, str, bool]:
-        """Whose card it is, from where it lies: (seat, note, over). ``over``: the trick in
-        progress is over with plays missed (its cards have left the table, or this card lies
-        plainly on the side of a seat that has already played to it), and this card leads
-        the next trick. The seat to move only breaks near ties of geometry: after a missed
-        or misread card the turn is a guess, where a card lies is not."""
-        dist = self.geometry.distances(tr.centre, self.size)
-        nearest = int(np.argmin(dist))
+    def _place(self, tr: Track) -> Placement:
+        """Whose card it is, from where it lies (:func:`vision.seating.place`)."""
         _done, current = self.log.tricks()
-        if current and self._trick_left(tr.first_seen):
-            return nearest, "the trick in progress left the table short", True
-        played = {s for s, _ in current}
-        turn = self.log.to_move()
-        if turn is None:
-            return nearest, "", False
-        if nearest not in played:
-            if (
-                nearest != turn
-                and turn not in played
-                and dist[turn] - dist[nearest] <= SEAT_TIE_DEGREES
-            ):
-                return turn, "", False
-            return nearest, "", False
-        free = [s for s in range(self.spec.players) if s not in played]
-        closest = min(free, key=lambda s: float(dist[s]))
-        if dist[closest] - dist[nearest] <= SEAT_NEAR_DEGREES:
-            note = f"a card on seat {nearest}'s side, which has played to this trick: given to seat {closest}"
-            return closest, note, False
-        return (
-            nearest,
-            f"a card plainly on seat {nearest}'s side, which has played to this trick",
-            True,
+        return place(
+            self.geometry.distances(tr.centre, self.size),
+            {s for s, _ in current},
+            self.log.to_move(),
+            bool(current) and self._trick_left(tr.first_seen),
         )
 
     def _trick_left(self, before: float = math.inf) -> bool:
@@ -408,31 +322,12 @@ class Watcher:
         done, current = self.log.tricks()
         if not current:
             return []
-        n = self.spec.players
         number = len(done) + 1
-        seen = [s for s, _ in current]
-        expected = done[-1].winner if done else self.spec.first_leader
-        lead = expected if expected is not None and expected not in seen else seen[0]
-        last = next(p for p in reversed(self.log.plays) if p.trick == number)
         left = self._trick_left()
-        events = []
-        for k in range(n):
-            seat = (lead + k) % n
-            if seat in seen:
-                continue
-            note = (
-                f"missed: seat {seat}'s card to trick {number} was never seen ({why});"
-                " name it with a correction"
-            )
-            play = PlayEvent(
-                index=len(self.log.plays), seat=seat, card=None, t=last.t, trick=number,
-                reading=None, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
-                quad=np.zeros((4, 2)), track_id=-1, seat_note=note, leads=seat == lead != seen[0],
-            )  # fmt: skip
-            self.log.plays.append(play)
-            events.append(
-                WatchEvent("missed", t, text=f"play {play.index + 1} {note}", missed=play)
-            )
+        events = [
+            WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
+            for play in self.log.close_short(why)
+        ]
         if left and number > self.gathered:
             self.gathered = number
             trick = self.log.tricks()[0][number - 1]
@@ -452,7 +347,7 @@ class Watcher:
         for m in self.log.plays:
             if m.trick != latest or not m.missed or cards[m.index][1] is not None:
                 continue
-            if m.seat == nearest or dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
+            if dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
                 try:
                     played = self._play(tr, probs, t, m.seat, "", into=m)
                 except DecodeError:
@@ -477,7 +372,7 @@ class Watcher:
     ) -> WatchEvent:
         """The card of ``tr`` played by ``seat``: a new play, or the card of the missed play
         ``into`` (which nobody had named)."""
-        played = self._sure_cards()
+        played = sure_cards(self.log)
         knowledge = Knowledge(
             deck=self.spec.deck,
             played=played,

@@ -1,0 +1,61 @@
+"""Whose card it is, from where it lies (vision.seating.place): the side of the table decides,
+the turn only breaks near ties, and a card that cannot belong to the trick in progress closes
+it (its missing plays are missed, never invented)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, place
+from vision.table import TableGeometry
+
+FOUR = TableGeometry.default(4)  # seat 0 bottom (90°), 1 left (180°), 2 top, 3 right
+
+
+def at(angle: float) -> np.ndarray:
+    """Distances (degrees) from a card lying in direction ``angle`` to the four seats."""
+    return np.abs((np.asarray(FOUR.seat_angles) - angle + 180.0) % 360.0 - 180.0)
+
+
+@pytest.mark.parametrize(
+    ("rule", "angle", "played", "turn", "left", "seat", "over"),
+    [
+        ("a card on the side of the seat to move is its", 180, {0}, 1, False, 1, False),
+        ("near the border, the seat to move wins the tie", 135 + SEAT_TIE_DEGREES / 2 - 1, {0}, 1, False, 1, False),
+        ("the side decides over the turn: a play was skipped", 270, {0}, 1, False, 2, False),
+        ("on a played seat's side but near one still to play: that seat, marked", 220, {0, 1}, 2, False, 2, False),
+        ("plainly on a played seat's side: the trick is over, plays missed", 180, {0, 1}, 2, False, 1, True),
+        ("the trick's cards left the table: the trick is over, even for the seat to move", 270, {0, 1}, 2, True, 2, True),
+        ("nothing played yet and the turn unknown: the side", 0, set(), None, False, 3, False),
+    ],
+)  # fmt: skip
+def test_seating_rules(
+    rule: str, angle: float, played: set[int], turn: int | None, left: bool, seat: int, over: bool
+) -> None:
+    p = place(at(angle), played, turn, left)
+    assert (p.seat, p.over) == (seat, over), rule
+    if not p.over and p.seat not in played and p.seat != int(np.argmin(at(angle))):
+        assert p.seat == turn, rule  # only the turn may overrule the side, and only in a tie
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    angle=st.floats(0, 360, exclude_max=True),
+    played=st.sets(st.integers(0, 3), max_size=3),
+    turn=st.integers(0, 3),
+    left=st.booleans(),
+)
+def test_a_card_is_never_given_to_a_seat_that_played_unless_it_closes_the_trick(
+    angle: float, played: set[int], turn: int, left: bool
+) -> None:
+    p = place(at(angle), played, turn, left)
+    dist = at(angle)
+    if not p.over:
+        assert p.seat not in played
+        # never further from where it lies than the tolerances allow
+        assert dist[p.seat] - dist.min() <= max(SEAT_TIE_DEGREES, SEAT_NEAR_DEGREES)
+    else:
+        assert p.seat == int(np.argmin(dist)) and p.note

@@ -1,0 +1,65 @@
+"""Whose card it is and which trick it belongs to, from where and when it lies.
+
+Why a module of its own: after a missed or misread card the turn the watcher expects is a
+guess, while the side of the table a card lies on and whether the trick's cards have left the
+table are seen. So the side decides, the turn only breaks near ties, and a card that cannot
+belong to the trick in progress closes it (its missing plays are then *missed*, never
+invented). Pure: angles and seats in, a :class:`Placement` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+SEAT_TIE_DEGREES = 12.0
+"""A card this close (in angle) to the seat to move as to the nearest seat goes to the seat to
+move: the card lies near the border of two sides."""
+
+SEAT_NEAR_DEGREES = 40.0
+"""A card on the side of a seat that has already played to the trick goes to the nearest seat
+still to play if it lies at most this much further (in angle) from it; further, it is plainly
+that seat's card, so the trick in progress is over (a play was missed) and it leads the next."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    seat: int
+    over: bool
+    """The trick in progress is over, plays missing: this card leads the next trick."""
+    note: str = ""
+    """Why (when ``over``), or the doubt about the seat (then the play is marked)."""
+
+
+def place(
+    distances: Sequence[float] | np.ndarray,
+    played: Collection[int],
+    turn: int | None,
+    trick_left: bool,
+) -> Placement:
+    """The seat of a card lying at ``distances`` (degrees from each seat's direction), given
+    the seats that have played to the trick in progress, the seat to move (None: unknown)
+    and whether the trick's cards have all left the table since."""
+    dist = np.asarray(distances, np.float64)
+    nearest = int(np.argmin(dist))
+    if played and trick_left:
+        return Placement(nearest, True, "the trick in progress left the table short")
+    if turn is None:
+        return Placement(nearest, False)
+    if nearest not in played:
+        tie = dist[turn] - dist[nearest] <= SEAT_TIE_DEGREES
+        if nearest != turn and turn not in played and tie:
+            return Placement(turn, False)
+        return Placement(nearest, False)
+    free = [s for s in range(len(dist)) if s not in played]
+    if not free:  # cannot happen with a trick in progress; be safe
+        return Placement(nearest, True, "a card after a complete trick")
+    closest = min(free, key=lambda s: float(dist[s]))
+    if dist[closest] - dist[nearest] <= SEAT_NEAR_DEGREES:
+        note = f"a card on seat {nearest}'s side, which has played to this trick: given to seat {closest}"
+        return Placement(closest, False, note)
+    return Placement(
+        nearest, True, f"a card plainly on seat {nearest}'s side, which has played to this trick"
+    )
