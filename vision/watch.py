@@ -6,13 +6,19 @@ reads only cards that have just come to rest. Each arrival is then one of:
 
 * a *fixture*: before the first lead, the card the game says lies face up (Clabber's upcard,
   Klaberjass's candidate, Clag's turned trump card) is not a play;
-* a *play*: its seat is the side of the table it lies on (the seat to move wins a near tie);
-  its card is decoded with the game's knowledge (:mod:`vision.decode`);
+* a play *back in view* (a hand lifted off it): told by where it lies and how it looks, never
+  by its name alone (a new card may be read as the name an earlier play was misread as);
+* a *play*: its seat is the side of the table it lies on (:mod:`vision.seating`; the seat to
+  move only wins a near tie); its card is decoded with the game's knowledge
+  (:mod:`vision.decode`), and the hand is read again together (:mod:`vision.handread`);
 * nothing: a card back or something that is not a card.
 
 A trick is complete when every player has played to it, and gathered when its cards have left
-the table. A person's correction of a misread play is an event in the log
-(:class:`Correction`), and the record is the replay of the log: nothing is edited in place.
+the table. One that leaves the table short, or is followed by a card plainly on the side of a
+seat that has played to it, closes with a *missed* play per silent seat: its seat is known,
+its card is not (the record writes ``?``) until a person names it, and no other play moves. A
+person's correction is an event in the log (:class:`Correction`), and the record is the
+replay of the log: nothing is edited in place.
 """
 
 from __future__ import annotations
