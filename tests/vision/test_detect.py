@@ -249,3 +249,20 @@ def test_a_card_across_a_hard_shadow_edge_is_found() -> None:
     frame[shadow] = (frame[shadow] * 0.45).astype(np.uint8)
     det = detect(frame)
     assert _match(det, [queen], tol=8.0) == 1
+
+
+@pytest.mark.realcards
+def test_court_cards_lying_on_others_are_outlined_whole_not_their_picture_frame() -> None:
+    """mathsvlog 5.jpg (webcam, black table): JD over 2H, QH over 6C and 4S over 4H lie in
+    one row at one distance from the camera. The court cards' regions merge with the cards
+    under them, and their picture frames (about 0.6 of the card's area) are card-shaped: the
+    outlines must be the cards, as large as the 4S's."""
+    _need_realcards()
+    image = cv2.imread(str(REALCARDS / "scenes" / "mathsvlog" / "5.jpg"))
+    assert image is not None
+    det = detect(image)
+    whole = det.quads[~det.one_corner]
+    row = [q for q in whole if 170 < q[:, 1].mean() < 300]  # the near row's top cards
+    assert len(row) == 3, [q.astype(int).tolist() for q in row]
+    areas = sorted(cv2.contourArea(q) for q in row)
+    assert areas[-1] / areas[0] < 1.15, areas
