@@ -60,7 +60,7 @@ class TableGeometry:
     def default(cls, players: int) -> TableGeometry:
         return cls(players)
 
-    def angle_of(self, point: Sequence[float], size: tuple[int, int]) -> float:
+    def angle_of(self, point: Sequence[float] | np.ndarray, size: tuple[int, int]) -> float:
         """Direction (degrees, image y down) of a pixel ``point`` from the centre; ``size`` =
         (width, height) of the frame."""
         w, h = size
@@ -68,13 +68,13 @@ class TableGeometry:
         dy = float(point[1]) - self.centre[1] * h
         return math.degrees(math.atan2(dy, dx)) % 360
 
-    def distances(self, point: Sequence[float], size: tuple[int, int]) -> np.ndarray:
+    def distances(self, point: Sequence[float] | np.ndarray, size: tuple[int, int]) -> np.ndarray:
         """Angular distance (degrees, 0..180) from the point's direction to every seat."""
         a = self.angle_of(point, size)
         d = np.abs((np.asarray(self.seat_angles) - a + 180.0) % 360.0 - 180.0)
         return d
 
-    def seat_of(self, point: Sequence[float], size: tuple[int, int]) -> int:
+    def seat_of(self, point: Sequence[float] | np.ndarray, size: tuple[int, int]) -> int:
         """The seat whose side of the table ``point`` lies on."""
         return int(np.argmin(self.distances(point, size)))
 

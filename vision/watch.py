@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -57,6 +58,18 @@ from vision.table import (
     same_card,
 )
 
+
+class Finds(Protocol):
+    """What the watcher takes of a detector's answer (:class:`vision.detect.Detections`)."""
+
+    @property
+    def quads(self) -> np.ndarray: ...
+    @property
+    def crops(self) -> np.ndarray: ...
+    @property
+    def partial(self) -> np.ndarray: ...
+
+
 Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
 """Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
 
@@ -75,7 +88,7 @@ class Watcher:
         reader: Reader,
         geometry: TableGeometry | None = None,
         times: TrackerTimes | None = None,
-        detector: Callable[[np.ndarray], object] | None = None,
+        detector: Callable[[np.ndarray], Finds] | None = None,
     ) -> None:
         from vision.detect import detect
 
@@ -89,7 +102,7 @@ class Watcher:
         self.gate = MotionGate()
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
-        self.detect = detector or detect
+        self.detect: Callable[[np.ndarray], Finds] = detector or detect
         self.log = HandLog(spec)
         self.fixtures_pending = list(spec.fixtures)
         self.fixture_tracks: set[int] = set()
@@ -114,13 +127,7 @@ class Watcher:
             return []
         found = self.detect(image)
         self.detections += 1
-        arrived, left = self.tracker.update(
-            found.quads,
-            found.crops,
-            found.partial,
-            self.gate,
-            t,  # type: ignore[attr-defined]
-        )
+        arrived, left = self.tracker.update(found.quads, found.crops, found.partial, self.gate, t)
         events: list[WatchEvent] = []
         for tr in arrived:
             events.extend(self._arrived(tr, t))
