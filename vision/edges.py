@@ -18,6 +18,8 @@ three channels, coloured tables are not), numpy + OpenCV only.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -74,10 +76,11 @@ def _sides(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     a = quad.astype(np.float32)
     b = a[NEXT]
     d = b - a
-    d = d / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-6)
-    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
-    inward = ((a.mean(axis=0) - a) * n).sum(-1) > 0
-    n[inward] = -n[inward]
+    d /= np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-6
+    n = d[:, ::-1] * np.float32([1.0, -1.0])
+    # the normals point out when the corners run clockwise on screen (positive signed area)
+    if (a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]).sum() < 0:
+        n = -n
     return a, b, d, n
 
 
@@ -121,24 +124,39 @@ def _line_scores(
     return score - 0.5 * (cost[ka][:, :, None] + cost[kb][:, None, :])
 
 
+@functools.lru_cache(maxsize=64)
+def _pair_weights(n_off: int, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """(pairs P x 2 of offset indices, weights SAMPLES*n_off x P): for every pair of ends on
+    a grid of every ``step``-th offset, which offset each sample's point of that line falls
+    on, as weights 1/SAMPLES; a side's evidence (SAMPLES x n_off, flattened) times them is
+    each line's mean evidence. Depends on the grid only, so it is made once."""
+    grid = np.arange(0, n_off, step)
+    ka, kb = np.meshgrid(grid, grid, indexing="ij")
+    pairs = np.stack([ka.ravel(), kb.ravel()], axis=1)
+    idx = np.rint((1 - SAMPLE_T)[None, :] * pairs[:, :1] + SAMPLE_T[None, :] * pairs[:, 1:])
+    weights = np.zeros((SAMPLES, n_off, len(pairs)), np.float32)
+    rows = np.arange(SAMPLES)[None, :]
+    weights[rows, idx.astype(np.intp), np.arange(len(pairs))[:, None]] = 1.0 / SAMPLES
+    return pairs, weights.reshape(SAMPLES * n_off, len(pairs))
+
+
 def _best_lines(evidence: np.ndarray, t: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """(offset index at the start, at the end) of the best line over each side's
-    ``evidence`` (4 x SAMPLES x O): every pair of ends on a grid of every other offset, then
-    each end within two offsets of the best pair. Moving costs a little (ties stay put),
-    inward more (onto a picture frame's line). Returns 4 x 2 indices."""
+    ``evidence`` (4 x SAMPLES x O): every pair of ends on a grid of every offset (few) or
+    every other offset, then each end within two offsets of the best pair. Moving costs a
+    little (ties stay put), inward more (onto a picture frame's line). Returns 4 x 2."""
     n_off = len(offsets)
     cost = 0.02 * np.maximum(offsets, -4.0 * offsets) / max(1.0, float(offsets.max()))
-    if n_off <= 7:  # few enough for every pair at once
-        every = np.broadcast_to(np.arange(n_off), (4, n_off))
-        score = _line_scores(evidence, t, every, every, cost).reshape(4, -1)
-        i, j = np.divmod(score.argmax(axis=1), n_off)
-        return np.stack([i, j], axis=1)
-    coarse = np.broadcast_to(np.arange(0, n_off, 2), (4, (n_off + 1) // 2))
-    score = _line_scores(evidence, t, coarse, coarse, cost).reshape(4, -1)
-    i, j = np.divmod(score.argmax(axis=1), coarse.shape[1])
+    step = 1 if n_off <= 7 else 2
+    pairs, weights = _pair_weights(n_off, step)
+    score = evidence.reshape(4, -1).astype(np.float32) @ weights
+    score -= 0.5 * (cost[pairs[:, 0]] + cost[pairs[:, 1]])[None, :]
+    best = pairs[score.argmax(axis=1)]  # 4 x 2
+    if step == 1:
+        return best
     near = np.arange(-2, 3)[None, :]
-    ka = np.clip(coarse[0, i][:, None] + near, 0, n_off - 1)
-    kb = np.clip(coarse[0, j][:, None] + near, 0, n_off - 1)
+    ka = np.clip(best[:, :1] + near, 0, n_off - 1)
+    kb = np.clip(best[:, 1:] + near, 0, n_off - 1)
     score = _line_scores(evidence, t, ka, kb, cost).reshape(4, -1)
     i, j = np.divmod(score.argmax(axis=1), len(near[0]))
     return np.stack([ka[np.arange(4), i], kb[np.arange(4), j]], axis=1)
