@@ -108,6 +108,7 @@ class Work:
     edges: np.ndarray  # per-pixel min of B, G, R, blurred: what borders are sought in
     paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
     holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
+    blobs: list[np.ndarray] = field(default_factory=list)  # the bright mask's outlines
 
 
 def card_from(
@@ -157,15 +158,17 @@ def candidates_from_mask(
     found: list[Candidate] = []
     # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
     shortest = int(np.sqrt(4 * np.pi * 0.7 * min_area))
+    if k == 0:
+        work.blobs.extend(contours)  # for the cards hidden in fans (vision.fans)
     if retrieve == cv2.RETR_CCOMP:
-        # things lying on the table: kept to look again where cards touch (see _rest_mask)
+        # things lying on the table: kept to look again where cards touch (see rest_masks)
         work.holes.extend(
             c for i, c in enumerate(contours) if len(c) >= shortest and hierarchy[0][i][3] >= 0
         )
-    for k in [i for i, c in enumerate(contours) if len(c) >= shortest]:
-        contour = contours[k]
+    for j in [i for i, c in enumerate(contours) if len(c) >= shortest]:
+        contour = contours[j]
         # a hole's outline runs outside the edge band around it: shrink instead of grow
-        grow_k = -grow if hierarchy[0][k][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
+        grow_k = -grow if hierarchy[0][j][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
         region = float(cv2.contourArea(contour))
         if region < 0.7 * min_area or region > max_area:
             continue

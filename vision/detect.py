@@ -295,7 +295,7 @@ def find_quads(
         size = (float(np.median(sides[:, 0])), float(np.median(sides[:, 1])))
         hidden = [
             (q / scale, p / scale)
-            for q, p in hidden_card_quads(work.masks[0][0], small_quads, size)
+            for q, p in hidden_card_quads(work.masks[0][0], small_quads, size, work.blobs)
         ]
     return quads, scores, partial, hidden
 

@@ -12,6 +12,8 @@ must be surer than for whole cards (see ``vision.classify.PARTIAL_THRESHOLD``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -43,7 +45,10 @@ def _table_outside(
 
 
 def hidden_card_quads(
-    bright: np.ndarray, card_quads: np.ndarray, card_size: tuple[float, float]
+    bright: np.ndarray,
+    card_quads: np.ndarray,
+    card_size: tuple[float, float],
+    contours: Sequence[np.ndarray] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """(guessed card quad, its visible index corner) for cards under others, in ``bright``'s
     pixels. ``card_quads`` are the cards already found (same pixels); ``card_size`` their
@@ -51,7 +56,8 @@ def hidden_card_quads(
     short, long_ = card_size
     if short <= 0:
         return []
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if contours is None:
+        contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     known = card_quads.reshape(-1, 2)
     out: list[tuple[np.ndarray, np.ndarray]] = []
     card_area = short * long_
