@@ -108,6 +108,7 @@ class Watcher:
         self.fixture_tracks: set[int] = set()
         self.fixture_cards: dict[int, Card] = {}  # track id -> the face-up card it showed
         self.fixture_places: dict[Card, np.ndarray] = {}
+        self.fixture_looks: dict[Card, Track] = {}  # where each face-up card lay, its look
         self.ignored_tracks: set[int] = set()
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
@@ -248,6 +249,7 @@ class Watcher:
         self.fixture_tracks.add(tr.id)
         self.fixture_cards[tr.id] = card
         self.fixture_places[card] = tr.centre
+        self.fixture_looks[card] = Track(tr.id, np.asarray(tr.quad), 0, 0, [tr.crops[-1]])
 
     def _revise(self, t: float) -> list[WatchEvent]:
         """The camera's revisions of earlier plays, the hand read together
@@ -269,6 +271,15 @@ class Watcher:
             self.fixture_tracks.add(tr.id)
             text = f"{card}, the face-up card of the deal, is in view again"
             return [WatchEvent("note", t, text=text)]
+        for fx, was in self.fixture_looks.items():
+            # a face-up card that stays (Clag's trump card) is back where it lay, whatever
+            # it reads as now (a card touching it cuts its outline, and its index)
+            close = float(np.hypot(*(tr.centre - was.centre))) < 0.25 * np.sqrt(was.area)
+            here = close or (self._near(tr, was.centre) and same_card(was.crops[0], tr.crops[0]))
+            if fx in self.spec.elsewhere and here:
+                self.fixture_tracks.add(tr.id)
+                text = f"{fx}, the face-up card of the deal, is in view again (it reads as {card})"
+                return [WatchEvent("note", t, text=text)]
         live = {x.id for x in self.tracker.live()}
         for play in reversed(self.log.plays):
             if play.missed or play.track_id in live:
