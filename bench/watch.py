@@ -5,7 +5,7 @@ out of training), runs the watcher on one core (OpenCV and onnxruntime limited t
 and compares with the true records.
 
     .venv/bin/python bench/watch.py                      # 1280x720, 15 fps, 3 hands per game
-    .venv/bin/python bench/watch.py --hands 10 --fps 30  # the acceptance run (slow to render)
+    .venv/bin/python bench/watch.py --hands 10 --fps 15 --seed 5000  # the acceptance run (30 hands, ~20 min to render)
     .venv/bin/python bench/watch.py --reader deck        # reader that knows the deck's faces
     .venv/bin/python bench/watch.py --keep DIR --reuse   # watch hands already rendered in DIR
 
