@@ -77,7 +77,7 @@ def _sides(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     b = a[NEXT]
     d = b - a
     d /= np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-6
-    n = d[:, ::-1] * np.float32([1.0, -1.0])
+    n = d[:, ::-1] * np.array([1.0, -1.0], np.float32)
     # the normals point out when the corners run clockwise on screen (positive signed area)
     if (a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]).sum() < 0:
         n = -n
