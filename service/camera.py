@@ -202,6 +202,8 @@ class TableCamera:
         self.key: tuple[Any, ...] | None = None
         self.watcher: Any = None
         self.play_seq: dict[int, int] = {}  # watcher play index -> event seq
+        self.posted: dict[int, str] = {}  # watcher play index -> the card posted
+        self.refused: dict[int, str] = {}  # plays the store refused, with the card refused
         self.corrections = 0
 
     def process(
@@ -230,18 +232,34 @@ class TableCamera:
             self.watcher.detect = _once(detections)  # detection runs once a frame
             events = self.watcher.feed(image, time.monotonic() if t is None else t)
             result = FrameResult(cards, True, "")
-            for ev in events:
-                if ev.kind == "play" and ev.play is not None:
-                    payload = {"type": "play", "seat": ev.play.seat, "card": str(ev.play.card)}
-                    done = self._append(
-                        store, meta, payload, f"camera-{key[0]}-{ev.play.index}", result
-                    )
-                    if done is not None:
-                        self.play_seq[ev.play.index] = done.record.seq
-                elif ev.text:
-                    result.notes.append(ev.text)
+            result.notes.extend(ev.text for ev in events if ev.play is None and ev.text)
+            self._post_plays(store, meta, key, result)
             self._post_corrections(store, meta, key, result)
             return result
+
+    def _post_plays(
+        self, store: Store, meta: TableMeta, key: tuple[Any, ...], result: FrameResult
+    ) -> None:
+        """The watcher's plays in turn order, as far as they can be (``HandLog.postable``):
+        a play the camera missed holds back the plays after it until a person names it."""
+        log = self.watcher.log
+        cards = log.cards()
+        for i in log.postable():
+            if i in self.play_seq:
+                continue
+            seat, card = cards[i]
+            if self.refused.get(i) == str(card):
+                return  # refused as it stands: the plays after it wait for a correction
+            payload = {"type": "play", "seat": seat, "card": str(card)}
+            key_i = (
+                f"camera-{key[0]}-{i}" if i not in self.refused else f"camera-{key[0]}-{i}-{card}"
+            )
+            done = self._append(store, meta, payload, key_i, result)
+            if done is None:
+                self.refused[i] = str(card)
+                return
+            self.play_seq[i] = done.record.seq
+            self.posted[i] = str(card)
 
     def _start(
         self, spec: Any, reader: Callable[[Sequence[np.ndarray]], np.ndarray], key: tuple[Any, ...]
@@ -251,6 +269,8 @@ class TableCamera:
         self.watcher = Watcher(spec, reader)
         self.key = key
         self.play_seq = {}
+        self.posted = {}
+        self.refused = {}
         self.corrections = 0
 
     def _post_corrections(
@@ -260,8 +280,9 @@ class TableCamera:
         for n in range(self.corrections, len(corrections)):
             c = corrections[n]
             seq = self.play_seq.get(c.index)
-            if seq is None:
-                continue
+            if seq is None or self.posted.get(c.index) == str(c.card):
+                continue  # not posted yet (it will be, corrected), or posted as it is now
+            self.posted[c.index] = str(c.card)
             seat = self.watcher.log.plays[c.index].seat
             payload = {
                 "type": "correct",

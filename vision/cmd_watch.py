@@ -142,7 +142,36 @@ class Poster:
         self.queue: list[dict[str, Any]] = []
         self.sent = 0
         self.seq_of_play: dict[int, int] = {}
+        self.posted: dict[int, str] = {}  # play index -> the card posted for it
         self.session = f"watch-{int(time.time())}"
+
+    def sync(self, log: Any) -> None:
+        """Post what the hand log holds that the server has not had, in the game's turn
+        order (``HandLog.postable``: a missed play holds back the plays after it until a
+        person names it): new plays (a wild two's naming right after its play), then a
+        ``correct`` event for each posted play whose card has changed since (a person's
+        --correct, the camera's own revision)."""
+        cards = log.cards()
+        named = {n.index: n.card for n in log.namings}
+        for i in log.postable():
+            if i in self.posted:
+                continue
+            seat, card = cards[i]
+            self.add({"type": "play", "seat": seat, "card": str(card)}, i)
+            self.posted[i] = str(card)
+            if i in named:
+                self.add({"type": "name", "seat": seat, "card": str(named[i])})
+        for i, was in list(self.posted.items()):
+            seat, card = cards[i]
+            seq = self.seq_of_play.get(i)
+            if card is not None and str(card) != was and seq is not None:
+                fix = {"type": "play", "seat": seat, "card": str(card)}
+                self.add({"type": "correct", "seq": seq, "event": fix})
+                self.posted[i] = str(card)
+
+    def waiting(self, log: Any) -> list[int]:
+        """Plays of the log not posted (held back behind a missed or out-of-turn play)."""
+        return [i for i in range(len(log.plays)) if i not in self.posted]
 
     def add(self, event: dict[str, Any], play_index: int | None = None) -> None:
         self.queue.append(
@@ -229,6 +258,7 @@ def watch_record(watcher: Watcher, source: str, stopped: str) -> dict[str, objec
             for n in watcher.log.namings
         ],
         "awaiting_names": watcher.log.awaiting_names(),
+        "missed": watcher.log.missed(),
         "frames": watcher.frames,
         "detections": watcher.detections,
     }
@@ -319,21 +349,13 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                 if bar is not None:
                     bar.clear()
                 say(describe(ev, spec, watcher.log.running_score()))
+                fixed = ev.play if ev.play is not None else ev.missed
+                if fixed is not None and fixed.index in pending:
+                    fix = watcher.log.correct(
+                        fixed.index, pending.pop(fixed.index), "--correct", frame.t
+                    )
+                    say(f"{frame.t:7.1f}s  correction: play {fix.index + 1} is {fix.card}")
                 if ev.play is not None:
-                    if poster is not None:
-                        poster.add(
-                            {"type": "play", "seat": ev.play.seat, "card": str(ev.play.card)},
-                            ev.play.index,
-                        )
-                    if ev.play.index in pending:
-                        fix = watcher.log.correct(
-                            ev.play.index, pending.pop(ev.play.index), "--correct", frame.t
-                        )
-                        say(f"{frame.t:7.1f}s  correction: play {fix.index + 1} is {fix.card}")
-                        seq = poster.seq_of_play.get(fix.index) if poster is not None else None
-                        if poster is not None and seq is not None:
-                            poster.add({"type": "correct", "seq": seq,
-                                        "event": {"type": "play", "seat": ev.play.seat, "card": str(fix.card)}})  # fmt: skip
                     if ev.play.index in pending_names:
                         named = watcher.log.name(
                             ev.play.index, pending_names.pop(ev.play.index), "--name", frame.t
@@ -341,8 +363,6 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                         say(
                             f"{frame.t:7.1f}s  --name {named.index}: {ev.play.card} names {named.card}"
                         )
-                        if poster is not None:
-                            poster.add({"type": "name", "seat": ev.play.seat, "card": str(named.card)})  # fmt: skip
                     elif ev.play.index in watcher.log.awaiting_names():
                         say(_wild_line(ev.play.index, ev.play.card, frame.t))
                 if args.evidence and ev.play is not None:
@@ -351,6 +371,8 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                         str(args.evidence / f"play_{ev.play.index:02d}_{ev.play.card}.png"),
                         ev.play.crop,
                     )
+            if poster is not None:
+                poster.sync(watcher.log)
             if args.annotate is not None:
                 if writer is None:
                     h, w = frame.image.shape[:2]
@@ -377,8 +399,25 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     say(
         f"record written to {args.out} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
     )  # type: ignore[index]
+    if poster is not None and poster.waiting(watcher.log):
+        held = poster.waiting(watcher.log)
+        _warn(
+            f"not posted: {len(held)} play(s) from play {held[0] + 1} on wait behind a play "
+            "the camera missed or saw out of turn; correct it (--correct N=CARD) and run again"
+        )
+    missed = watcher.log.missed()
     waiting = watcher.log.awaiting_names()
-    if waiting:
+    if missed:
+        cards = watcher.log.cards()
+        trick_of = {p.index: p.trick for p in watcher.log.plays}
+        _warn(
+            "not scored: the camera missed "
+            + ", ".join(f"play {i + 1} (seat {cards[i][0]}, trick {trick_of[i]})" for i in missed)
+            + " (give --correct N=CARD with N 0-based: "
+            + ", ".join(f"--correct {i}=CARD" for i in missed)
+            + ")"
+        )
+    elif waiting:
         cards = watcher.log.cards()
         _warn(
             "not scored: wild twos await the card they name: "

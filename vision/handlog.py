@@ -202,6 +202,32 @@ class HandLog:
             out.append(sorted(idx, key=lambda i: ((self.plays[i].seat - first) % n, i != lead, i)))
         return out
 
+    def postable(self) -> list[int]:
+        """Play indices in the order the game's turn takes them, as far as a scorer (the
+        rules engine of ``trickcam serve``) can accept them now: complete tricks clockwise
+        from their leaders, then the trick in progress, each while its cards follow each
+        other clockwise from the seat expected to lead (the last trick's winner). Stops at a
+        missed play nobody has named (everything after it waits for the name), at a trick
+        whose winner is not known and at a card out of turn (a person must correct it)."""
+        n = self.spec.players
+        cards = self.cards()
+        out: list[int] = []
+        done, _ = self.tricks()
+        leader: int | None = self.spec.first_leader
+        for k, idx in enumerate(self._grouped()):
+            if leader is None:
+                break
+            complete = k < len(done)
+            for j, i in enumerate(idx):
+                seat, card = cards[i]
+                if card is None or seat != (leader + j) % n:
+                    return out
+                out.append(i)
+            if not complete:
+                break
+            leader = done[k].winner
+        return out
+
     def tricks(self) -> tuple[list[TrickDone], list[tuple[int, Entry | None]]]:
         """Complete tricks (with winners) and the plays of the trick in progress."""
         done: list[TrickDone] = []

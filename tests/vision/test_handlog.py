@@ -140,3 +140,36 @@ def test_the_bench_compares_plays_by_trick_and_seat_so_a_missed_play_costs_only_
     assert [(m["trick"], m["seat"]) for m in c["missed"]] == [(1, 1), (2, 2)]
     assert [(m["trick"], m["seat"], m["true"]) for m in c["misread"]] == [(2, 0, "10D")]
     assert [p["card"] for p in c["extra"]] == ["KD"]
+
+
+def test_plays_are_postable_in_turn_order_up_to_a_missed_play_until_it_is_named() -> None:
+    """What a scorer's rules engine can take: a play the camera missed holds back every play
+    after it in turn order (seat 2's and 3's cards came before seat 1's gap was known)."""
+    spec = clabber(3, "9H", "play")  # seat 0 leads
+    log = HandLog(spec)
+    for seat, card in ((0, "AS"), (2, "KS"), (3, "JH")):
+        _play(log, seat, Card.parse(card), 1)
+    assert log.postable() == [0]  # seat 2 is not next: seat 1 has not been seen
+    _play(log, 1, None, 1)  # the trick closes: seat 1's play inferred missed
+    _play(log, 3, Card.parse("9D"), 2)
+    assert log.postable() == [0]
+    log.correct(3, Card.parse("9S"), by="a person")
+    assert log.postable() == [0, 3, 1, 2, 4]  # trick 1 in seat order, then seat 3 leads
+
+
+def test_a_trick_led_out_of_turn_is_not_postable() -> None:
+    spec = clabber(3, "9H", "play")  # seat 0 leads
+    log = HandLog(spec)
+    _play(log, 1, Card.parse("9S"), 1)
+    assert log.postable() == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 200))
+def test_a_hand_seen_whole_is_postable_whole_in_the_order_it_was_played(seed: int) -> None:
+    spec, tricks, _ = _hand(seed)
+    log = HandLog(spec)
+    for number, trick in enumerate(tricks, start=1):
+        for seat, card in trick:
+            _play(log, seat, card, number)
+    assert log.postable() == list(range(len(log.plays)))
