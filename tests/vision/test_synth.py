@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -155,3 +156,21 @@ def test_font_cards_draw_distinct_suits_and_red_or_black_ink() -> None:
         assert ASPECT_RANGE[0] <= card.shape[1] / card.shape[0] <= ASPECT_RANGE[1]
         assert card[0, 0, 3] < 128 and card[160, 100, 3] == 255  # rounded corner, opaque body
         assert (_ink_redness(card) > 60) == (label[-1] in "HD"), label
+
+
+@needs_decks
+@pytest.mark.parametrize(("designs", "kde"), [("aisleriot", False), ("all", True)])
+def test_synth_designs_choose_the_deck_packages(tmp_path: Path, designs: str, kde: bool) -> None:
+    """The default dataset is the shipped model's (aisleriot decks); --designs all adds the
+    KDE decks where that package is installed. Held-out designs are the same either way."""
+    from vision.cmd_dataset import main
+
+    out = tmp_path / designs
+    argv = ["synth", "--scenes", "4", "--heldout-scenes", "2", "--quiet", "--out", str(out)]
+    assert main([*argv, "--designs", designs]) == 0
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["designs"] == designs
+    has_kde = any(str(name).startswith("kde-") for name in meta["train_decks"])
+    installed = any(d.source == "kde" for d in list_decks())
+    assert has_kde == (kde and installed)
+    assert meta["heldout_decks"] == sorted(HELDOUT)
