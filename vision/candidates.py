@@ -16,7 +16,14 @@ import cv2
 import numpy as np
 
 from vision.edges import frame_to_card, snap_quad
-from vision.quads import approx_quad, quad_area, quad_shape, reach_outside, refine_quad
+from vision.quads import (
+    approx_quad,
+    quad_area,
+    quad_shape,
+    reach_outside,
+    refine_quad,
+    restored_quad,
+)
 
 ASPECT_RANGE = (0.45, 1.0)
 """Short side / long side of an accepted quad. Real cards are 0.63-0.72, but a card seen
@@ -46,6 +53,14 @@ of two outlines of one card, the one on the card's border wins."""
 SAME_CARD = 0.75
 """A fitted quad sharing this much (intersection over union) with a card an earlier mask gave
 (and snapping put on its border all round) is that card: not snapped again."""
+
+CUT_CORNER = 1.06
+"""A region this much larger than its rough quad reaches outside it: the quad may have
+dropped a corner of a card whose own corner is cut off (:func:`vision.quads.restored_quad`)."""
+
+TABLE_SHARE = 0.5
+"""The flat mask's largest region is the table when it covers this share of the frame (a
+patterned cloth's is one of its patches)."""
 
 FRAME_SUSPECT = 0.9
 """An outline with a side less on a border than this may be a court card's picture frame."""
@@ -109,6 +124,7 @@ class Work:
     paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
     holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
     blobs: list[np.ndarray] = field(default_factory=list)  # the bright mask's outlines
+    table: list[np.ndarray] = field(default_factory=list)  # the flat mask's largest region
 
 
 def card_from(
@@ -141,6 +157,66 @@ def iou(a: np.ndarray, b: np.ndarray, area_a: float) -> float:
     return float(inter) / (area_a + quad_area(b) - float(inter) + 1e-6)
 
 
+def _candidate(
+    quad: np.ndarray,
+    work: Work,
+    contour: np.ndarray,
+    region: float,
+    grow_k: float,
+    min_area: float,
+    max_area: float,
+    seen: list[tuple[float, float, float]],
+    done: list[np.ndarray],
+    penalty: float,
+) -> Candidate | None:
+    """The card a region's rough ``quad`` fits, checked (cheap checks first: most regions
+    are not cards) and snapped onto its border, or None."""
+    h, w = work.masks[0][0].shape
+    # cheap checks on the rough quad first: most regions are not cards
+    rough = quad_area(quad)
+    if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
+        return None
+    key = _rough_key(quad, grow_k)
+    if not quad_shape(quad)[1] or _seen(key, seen):
+        return None
+    if any(iou(quad, q, rough) > SAME_CARD for q in done):
+        return None  # an earlier mask's card, already snapped onto its border
+    quad = refine_quad(quad, contour, grow_k)
+    area = quad_area(quad)
+    if area < 0.8 * min_area or area > max_area:
+        return None
+    if any(iou(quad, q, area) > SAME_CARD for q in done):
+        return None
+    aspect, ok = quad_shape(quad)
+    if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
+        return None
+    grown_region = region + grow_k * cv2.arcLength(contour, True)
+    fill = min(1.0, grown_region / area)
+    if fill < MIN_FILL:
+        return None
+    if reach_outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
+        return None  # something sticks out: overlapping cards merged into one region
+    card = card_from(work, quad, min_area, max_area)
+    if card is None:
+        return None
+    seen.append(key)
+    if card[2].min() >= 0.9:
+        done.append(card[0])  # a card well on its border all round
+    x, y, bw, bh = cv2.boundingRect(contour)
+    at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+    return Candidate(
+        card[0],
+        quad_area(card[0]),
+        fill,
+        card[1],
+        at_edge,
+        penalty,
+        float(card[2].mean()),
+        float(card[2].min()),
+        contour,
+    )
+
+
 def candidates_from_mask(
     work: Work,
     k: int,
@@ -153,7 +229,6 @@ def candidates_from_mask(
     """Card candidates from mask ``k`` of ``work``. ``seen`` (rough quads) and ``done``
     (fitted and snapped quads) record the cards earlier masks gave, to skip refitting them."""
     mask, grow, retrieve = work.masks[k]
-    h, w = mask.shape
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
     found: list[Candidate] = []
     # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
@@ -165,6 +240,9 @@ def candidates_from_mask(
         work.holes.extend(
             c for i, c in enumerate(contours) if len(c) >= shortest and hierarchy[0][i][3] >= 0
         )
+        outer = [c for i, c in enumerate(contours) if hierarchy[0][i][3] < 0]
+        if outer:
+            work.table.append(max(outer, key=cv2.contourArea))
     for j in [i for i, c in enumerate(contours) if len(c) >= shortest]:
         contour = contours[j]
         # a hole's outline runs outside the edge band around it: shrink instead of grow
@@ -175,51 +253,15 @@ def candidates_from_mask(
         quad = approx_quad(contour)
         if quad is None:
             continue
-        # cheap checks on the rough quad first: most regions are not cards
-        rough = quad_area(quad)
-        if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
-            continue
-        key = _rough_key(quad, grow_k)
-        if not quad_shape(quad)[1] or _seen(key, seen):
-            continue
-        if any(iou(quad, q, rough) > SAME_CARD for q in done):
-            continue  # an earlier mask's card, already snapped onto its border
-        quad = refine_quad(quad, contour, grow_k)
-        area = quad_area(quad)
-        if area < 0.8 * min_area or area > max_area:
-            continue
-        if any(iou(quad, q, area) > SAME_CARD for q in done):
-            continue
-        aspect, ok = quad_shape(quad)
-        if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
-            continue
-        grown_region = region + grow_k * cv2.arcLength(contour, True)
-        fill = min(1.0, grown_region / area)
-        if fill < MIN_FILL:
-            continue
-        if reach_outside(quad, contour) > MAX_OUTSIDE * np.sqrt(area) + abs(grow_k):
-            continue  # something sticks out: overlapping cards merged into one region
-        card = card_from(work, quad, min_area, max_area)
-        if card is None:
-            continue
-        seen.append(key)
-        if card[2].min() >= 0.9:
-            done.append(card[0])  # a card well on its border all round
-        x, y, bw, bh = cv2.boundingRect(contour)
-        at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        found.append(
-            Candidate(
-                card[0],
-                quad_area(card[0]),
-                fill,
-                card[1],
-                at_edge,
-                penalty,
-                float(card[2].mean()),
-                float(card[2].min()),
-                contour,
-            )
-        )
+        args = (work, contour, region, grow_k, min_area, max_area, seen, done, penalty)
+        cand = _candidate(quad, *args)
+        if cand is None and region > CUT_CORNER * quad_area(quad):
+            # the region reaches well outside its quad: perhaps a card with a corner cut off
+            restored = restored_quad(contour)
+            if restored is not None:
+                cand = _candidate(restored, *args)
+        if cand is not None:
+            found.append(cand)
     return found
 
 
@@ -259,11 +301,19 @@ def _without(mask: np.ndarray, cands: list[Candidate]) -> np.ndarray:
 def rest_masks(work: Work, cands: list[Candidate]) -> list[tuple[np.ndarray, float, int]]:
     """Two last masks, where the others found no card (coarse: see COARSE_PENALTY): the cut
     mask eroded, which cuts the wider necks (glare merging into a card's edge); and what lies
-    on the table (the flat mask's holes) less the cards found, which leaves a card touching
-    another (a court card, whose busy picture no other mask outlines whole)."""
+    on the table (the flat mask's holes, and on a plain table all outside the table's outline:
+    cards joined to one reaching out of the frame) less the cards found, which leaves a card
+    touching another (a court card, whose busy picture no other mask outlines whole)."""
     eroded = cv2.erode(_without(work.masks[1][0].copy(), cands), ERODE_KERNEL)
     things = np.zeros_like(eroded)
     if work.holes:
         cv2.drawContours(things, work.holes, -1, 255, cv2.FILLED)
+    if work.table and cv2.contourArea(work.table[0]) > TABLE_SHARE * things.size:
+        # cards touching one that reaches the frame's edge are no hole in the table: all
+        # that lies outside the table's outline is on it too
+        outside = np.full_like(things, 255)
+        cv2.drawContours(outside, work.table, -1, 0, cv2.FILLED)
+        things = cv2.bitwise_or(things, outside)
+    if work.holes or work.table:
         things = cv2.morphologyEx(_without(things, cands), cv2.MORPH_OPEN, ERODE_KERNEL)
     return [(eroded, 5.0, cv2.RETR_EXTERNAL), (things, -1.5, cv2.RETR_EXTERNAL)]

@@ -12,11 +12,13 @@ touch merge into one bright blob. So candidates come from several masks of a dow
   tables as bright as they are (a shadow falling across the table is a small step there, so
   it does not cut a card lying across it off the table);
 * then, only where those found no card: *bright minus edges*, eroded (glare merging into a
-  card's edge), and what lies on the table (the flat mask's holes) less the cards found (a
-  court card touching another: its busy picture gives no other mask its whole outline).
+  card's edge), and what lies on the table (the flat mask's holes, and all outside the
+  table's outline) less the cards found (a court card touching another: its busy picture
+  gives no other mask its whole outline).
 
 Each region's outline is fitted with a quad (polygon approximation, then a least-squares line
-per side, intersected, so rounded corners do not pull the corners in) and kept if it is
+per side, intersected, so rounded corners do not pull the corners in; failing that, for an
+outline with a corner cut off, the quad on its four longest sides) and kept if it is
 card-shaped: convex, aspect 0.45-1.0 (a card seen obliquely looks square), filling its quad,
 nothing reaching out of it (two overlapping cards fitted as one), of a plausible size. Then
 each side is snapped onto the card's border in the image (:mod:`vision.edges`: masks lose a

@@ -36,6 +36,60 @@ def approx_quad(contour: np.ndarray) -> np.ndarray | None:
     return np.asarray(box, dtype=np.float32)
 
 
+def restored_quad(contour: np.ndarray) -> np.ndarray | None:
+    """The quad of a card with one corner cut off, or None.
+
+    Such a card (its corner covered by the card lying on it, or cleared with a card found
+    next to it) outlines as a pentagon, and :func:`approx_quad`, keeping four of its five
+    corners, may drop a true corner and leave a triangle of the card outside the quad (then
+    rejected as something sticking out). This quad lies on the four longest sides of the
+    outline's hull instead (their lines intersected: the cut corner restored). Only a second
+    guess, tried when the first fails: where the cut is as long as a side, it would take the
+    cut for a side; and only for one cut corner snugly restored (a fanned pile, or two
+    overlapping cards, leave out two corners or much more)."""
+    hull = cv2.convexHull(contour)
+    return _longest_sides_quad(hull, cv2.arcLength(hull, True), float(cv2.contourArea(hull)))
+
+
+def _longest_sides_quad(hull: np.ndarray, perimeter: float, hull_area: float) -> np.ndarray | None:
+    """The quad whose sides lie on the four longest sides of a fine polygon of ``hull`` (kept
+    in their order round it), when it is convex, card-like and holds the hull snugly."""
+    poly = cv2.approxPolyDP(hull, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 5:
+        return None
+    edges = poly[(np.arange(n) + 1) % n] - poly
+    lengths = np.hypot(edges[:, 0], edges[:, 1])
+    keep = np.sort(np.argsort(-lengths)[:4])
+    # the sides left out between two kept ones: a rounded corner's few pixels, except at
+    # the one cut corner (a pile of fanned cards, or two overlapping ones, leaves out two)
+    between = [
+        float(
+            sum(lengths[(keep[i - 1] + 1 + j) % n] for j in range((keep[i] - keep[i - 1] - 1) % n))
+        )
+        for i in range(4)
+    ]
+    if sum(gap > 0.2 * np.sqrt(hull_area) for gap in between) != 1:
+        return None
+    corners = []
+    for i in range(4):
+        a, b = keep[i - 1], keep[i]  # corner between side a and the next kept side b
+        p1, d1, p2, d2 = poly[a], edges[a], poly[b], edges[b]
+        denom = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(denom) < 1e-6 * lengths[a] * lengths[b]:
+            return None
+        diff = p2 - p1
+        t = (diff[0] * d2[1] - diff[1] * d2[0]) / denom
+        corners.append(p1 + t * d1)
+    quad = np.array(corners, np.float32)
+    if not quad_shape(quad)[1]:
+        return None
+    area = quad_area(quad)
+    if not 0.97 * hull_area <= area <= 1.1 * hull_area:
+        return None
+    return quad
+
+
 def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbouring lines.
 
