@@ -23,7 +23,7 @@ import functools
 import cv2
 import numpy as np
 
-from vision.quads import NEXT, PREV
+from vision.quads import NEXT, intersect_sides
 
 SAMPLES = 24
 """Points sampled along each side (its middle 76 %: the rounded corners are left out)."""
@@ -188,25 +188,13 @@ def _subpixel(
     return np.stack([start, start + slope], axis=1).astype(np.float32)
 
 
-def _intersect(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
-    """Corner i = where side i-1 meets side i (each side a point and a direction)."""
-    p1, d1 = points[PREV], dirs[PREV]
-    p2, d2 = points, dirs
-    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
-    if np.abs(denom).min() < 1e-3:
-        return None
-    diff = p2 - p1
-    s = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
-    return (p1 + s[:, None] * d1).astype(np.float32)
-
-
 def _moved(quad: np.ndarray, shifts: np.ndarray) -> np.ndarray | None:
     """``quad`` with each side's start and end moved outward by ``shifts`` (4 x 2)."""
     a, b, _, n = _sides(quad)
     a2 = a + shifts[:, :1] * n
     b2 = b + shifts[:, 1:] * n
     dirs = b2 - a2
-    return _intersect(a2, dirs / (np.hypot(dirs[:, 0], dirs[:, 1])[:, None] + 1e-6))
+    return intersect_sides(a2, dirs / (np.hypot(dirs[:, 0], dirs[:, 1])[:, None] + 1e-6))
 
 
 def edge_support(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -90,6 +90,19 @@ def _longest_sides_quad(hull: np.ndarray, perimeter: float, hull_area: float) ->
     return quad
 
 
+def intersect_sides(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
+    """The quad whose corner i is where side i-1 meets side i (each side a point on it and a
+    direction, 4 x 2 each); None when two neighbouring sides are (nearly) parallel."""
+    p1, d1 = points[PREV], dirs[PREV]
+    p2, d2 = points, dirs
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    if np.abs(denom).min() < 1e-3:
+        return None
+    diff = p2 - p1
+    t = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
+    return (p1 + t[:, None] * d1).astype(np.float32)
+
+
 def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbouring lines.
 
@@ -128,15 +141,9 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarra
     normals = np.stack([-dirs[:, 1], dirs[:, 0]], axis=1)
     outward = np.sign(((points - centre) * normals).sum(-1))[:, None]
     points = points + grow * outward * normals
-    # corner i = intersection of side i-1 and side i
-    p1, d1 = points[PREV], dirs[PREV]
-    p2, d2 = points, dirs
-    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
-    if np.abs(denom).min() < 1e-3:
+    out = intersect_sides(points, dirs)
+    if out is None:
         return quad
-    diff = p2 - p1
-    t = (diff[:, 0] * d2[:, 1] - diff[:, 1] * d2[:, 0]) / denom
-    out = (p1 + t[:, None] * d1).astype(np.float32)
     if np.abs(out - quad).max() > 0.25 * np.sqrt(quad_area(quad)) + abs(grow):
         return quad
     return out
