@@ -334,8 +334,15 @@ class Watcher:
         :data:`TRICK_GONE_S` before ``before``)? A gathered trick leaves before the next lead
         is slid in; a hand sliding a card in over the trick's cards hides them as it comes."""
         done, _ = self.log.tricks()
-        ids = {p.track_id for p in self.log.plays if p.trick == len(done) + 1 and not p.missed}
-        if not ids or ids & {tr.id for tr in self.tracker.live()}:
+        plays = [p for p in self.log.plays if p.trick == len(done) + 1 and not p.missed]
+        ids = {p.track_id for p in plays}
+        live = self.tracker.live()
+        if not ids or ids & {tr.id for tr in live}:
+            return False
+        # a card lying where one of the trick's cards lay: that card back in view after a hand
+        # covered the table (a gathering arm hides every card at once), not yet re-linked
+        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in plays]
+        if any(self._near(tr, place) for tr in live for place in places):
             return False
         return all(self.last_seen.get(i, -math.inf) < before - TRICK_GONE_S for i in ids)
 
