@@ -252,21 +252,23 @@ def test_a_card_across_a_hard_shadow_edge_is_found() -> None:
     assert _match(det, [queen], tol=8.0) == 1
 
 
+def _french_quad(code: str, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
+    """Where an 'ancient_french' card lies (bench/vision.py's deck), at its own aspect."""
+    image = _deck_card(code, "ancient_french")
+    return card_quad(centre, size, angle, image.shape[1] / image.shape[0])
+
+
 def test_a_court_card_with_a_corner_on_another_card_is_outlined_whole() -> None:
     # bench/vision.py's frame 28 of 8 cards (green felt, 'ancient_french' deck): the JD lies
     # with a corner on the AH. Only the last mask (what lies on the table less the cards
     # found) outlines the JD, as a pentagon (the AH cleared with its corner), and the quad
     # keeping four of its five corners left a triangle of the card outside: rejected, or
     # skewed 15 px. The quad on the pentagon's four longest sides restores the corner.
-    def quad(code: str, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
-        image = _deck_card(code, "ancient_french")
-        return card_quad(centre, size, angle, image.shape[1] / image.shape[0])
-
     cards = [
-        ("7H", quad("7H", (543.5, 277.4), 186.5, 48.1)),
-        ("6C", quad("6C", (739.4, 113.5), 180.7, 68.8)),
-        ("AH", quad("AH", (570.1, 553.6), 207.1, -123.9)),
-        ("JD", quad("JD", (718.2, 406.5), 200.3, 87.5)),
+        ("7H", _french_quad("7H", (543.5, 277.4), 186.5, 48.1)),
+        ("6C", _french_quad("6C", (739.4, 113.5), 180.7, 68.8)),
+        ("AH", _french_quad("AH", (570.1, 553.6), 207.1, -123.9)),
+        ("JD", _french_quad("JD", (718.2, 406.5), 200.3, 87.5)),
     ]
     frame = table_texture("green_felt", 1280, 720, np.random.default_rng(0))
     for code, q in cards:
@@ -281,14 +283,10 @@ def test_a_court_card_touching_a_card_cut_by_the_frame_edge_is_found() -> None:
     # 5D, which reaches out of the frame. No mask outlines the QH's busy picture whole, and
     # the three cards' borders join the frame's edge, so the QH is no hole in the table: the
     # last mask takes all that lies outside the table's outline too.
-    def quad(code: str, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
-        image = _deck_card(code, "ancient_french")
-        return card_quad(centre, size, angle, image.shape[1] / image.shape[0])
-
     cards = [
-        ("QH", quad("QH", (285.5, 186.8), 215.1, 130.8)),
-        ("4S", quad("4S", (420.7, 360.1), 209.2, 87.6)),
-        ("5D", quad("5D", (77.1, 167.2), 152.5, 65.3)),  # cut by the frame's left edge
+        ("QH", _french_quad("QH", (285.5, 186.8), 215.1, 130.8)),
+        ("4S", _french_quad("4S", (420.7, 360.1), 209.2, 87.6)),
+        ("5D", _french_quad("5D", (77.1, 167.2), 152.5, 65.3)),  # cut by the frame's left edge
     ]
     frame = table_texture("whiteish", 1280, 720, np.random.default_rng(0))
     for code, q in cards:
