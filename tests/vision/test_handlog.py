@@ -7,41 +7,14 @@ import importlib.util
 import random
 from pathlib import Path
 
-import numpy as np
+from handlog_helpers import add_play, simulated_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import Card
 from rules.records import score_record
-from vision.decode import LABELS, Reading
-from vision.games import GameSpec, clabber
-from vision.handlog import UNKNOWN, HandLog, PlayEvent
-
-
-def _hand(seed: int) -> tuple[GameSpec, list[list[tuple[int, Card]]], dict[str, object]]:
-    from rules.clabber.simulate import hand_record, simulate_hand
-
-    rng = random.Random(seed)
-    sim = simulate_hand(rng, dealer=seed % 4)
-    while sim.state.end != "complete":
-        sim = simulate_hand(rng, dealer=seed % 4)
-    truth = hand_record(sim.state)
-    spec = clabber(seed % 4, str(truth["upcard"]), truth["bidding"])  # type: ignore[arg-type]
-    tricks = [list(zip(t.seats, t.cards, strict=True)) for t in sim.state.tricks]
-    return spec, tricks, truth
-
-
-def _play(log: HandLog, seat: int, card: Card | None, trick: int, leads: bool = False) -> None:
-    reading = None
-    if card is not None:
-        reading = Reading(card, 1.0, str(card), 1.0, None, 0.0, False, None, "")
-    log.plays.append(
-        PlayEvent(
-            index=len(log.plays), seat=seat, card=card, t=float(len(log.plays)), trick=trick,
-            reading=reading, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
-            quad=np.zeros((4, 2)), track_id=len(log.plays), leads=leads,
-        )
-    )  # fmt: skip
+from vision.games import clabber
+from vision.handlog import UNKNOWN, HandLog
 
 
 @settings(max_examples=25, deadline=None)
@@ -51,16 +24,16 @@ def test_a_missed_play_costs_only_its_own_card(seed: int, which: int) -> None:
     once the trick is over): every trick is as dealt, the missed card is written '?', the
     winners and the next turn are the truth's, and a person naming it gives the true record
     and score."""
-    spec, tricks, truth = _hand(seed)
+    spec, tricks, truth = simulated_hand(seed)
     log = HandLog(spec)
     k, j = divmod(which, 4)
     for number, trick in enumerate(tricks, start=1):
         missed = trick[j] if number == k + 1 else None
         for seat, card in trick:
             if (seat, card) != missed:
-                _play(log, seat, card, number)
+                add_play(log, seat, card, number)
         if missed is not None:
-            _play(log, missed[0], None, number, leads=j == 0)
+            add_play(log, missed[0], None, number, leads=j == 0)
     done, current = log.tricks()
     assert not current and len(done) == len(tricks)
     record = log.record()
@@ -88,12 +61,12 @@ def test_a_trick_whose_missed_card_is_last_is_won_by_whoever_leads_next() -> Non
     spec = clabber(3, "9H", "play")  # hearts trump, seat 0 leads
     log = HandLog(spec)
     for seat, card in ((0, "AS"), (1, "9S"), (2, "KS")):
-        _play(log, seat, Card.parse(card), 1)
-    _play(log, 3, None, 1)
+        add_play(log, seat, Card.parse(card), 1)
+    add_play(log, 3, None, 1)
     done, _ = log.tricks()
     assert done[0].winner is None and log.to_move() is None  # nothing shows who won yet
     assert log.running_score() == [0, 0]
-    _play(log, 3, Card.parse("JH"), 2)
+    add_play(log, 3, Card.parse("JH"), 2)
     done, current = log.tricks()
     assert done[0].winner == 3 and current == [(3, Card.parse("JH"))]
     assert log.to_move() == 0
@@ -105,8 +78,8 @@ def test_a_missed_lead_leads_its_trick() -> None:
     spec = clabber(3, "9H", "play")
     log = HandLog(spec)
     for seat, card in ((1, "9S"), (2, "KS"), (3, "AS")):
-        _play(log, seat, Card.parse(card), 1)
-    _play(log, 0, None, 1, leads=True)
+        add_play(log, seat, Card.parse(card), 1)
+    add_play(log, 0, None, 1, leads=True)
     done, _ = log.tricks()
     assert done[0].seats == (0, 1, 2, 3)
     assert log.record()["tricks"] == [[UNKNOWN, "9S", "KS", "AS"]]
@@ -148,10 +121,10 @@ def test_plays_are_postable_in_turn_order_up_to_a_missed_play_until_it_is_named(
     spec = clabber(3, "9H", "play")  # seat 0 leads
     log = HandLog(spec)
     for seat, card in ((0, "AS"), (2, "KS"), (3, "JH")):
-        _play(log, seat, Card.parse(card), 1)
+        add_play(log, seat, Card.parse(card), 1)
     assert log.postable() == [0]  # seat 2 is not next: seat 1 has not been seen
-    _play(log, 1, None, 1)  # the trick closes: seat 1's play inferred missed
-    _play(log, 3, Card.parse("9D"), 2)
+    add_play(log, 1, None, 1)  # the trick closes: seat 1's play inferred missed
+    add_play(log, 3, Card.parse("9D"), 2)
     assert log.postable() == [0]
     log.correct(3, Card.parse("9S"), by="a person")
     assert log.postable() == [0, 3, 1, 2, 4]  # trick 1 in seat order, then seat 3 leads
@@ -160,16 +133,16 @@ def test_plays_are_postable_in_turn_order_up_to_a_missed_play_until_it_is_named(
 def test_a_trick_led_out_of_turn_is_not_postable() -> None:
     spec = clabber(3, "9H", "play")  # seat 0 leads
     log = HandLog(spec)
-    _play(log, 1, Card.parse("9S"), 1)
+    add_play(log, 1, Card.parse("9S"), 1)
     assert log.postable() == []
 
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 200))
 def test_a_hand_seen_whole_is_postable_whole_in_the_order_it_was_played(seed: int) -> None:
-    spec, tricks, _ = _hand(seed)
+    spec, tricks, _ = simulated_hand(seed)
     log = HandLog(spec)
     for number, trick in enumerate(tricks, start=1):
         for seat, card in trick:
-            _play(log, seat, card, number)
+            add_play(log, seat, card, number)
     assert log.postable() == list(range(len(log.plays)))

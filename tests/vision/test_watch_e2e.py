@@ -145,49 +145,26 @@ def test_bad_options_print_one_line_and_exit_2(
 
 
 def test_post_sends_the_hand_to_a_running_trickcam_serve(
-    rendered: dict[str, Path], tmp_path: Path
+    rendered: dict[str, Path], tmp_path: Path, server: str
 ) -> None:
     """A real server in a thread; the watcher posts the deal, the calls and every play; the
     table's state on the server scores the hand as the written record does."""
-    import socket
-    import threading
-    import time
     import urllib.request
 
-    import uvicorn
-
-    from service.app import create_app
-    from service.settings import Settings
-
-    app = create_app(Settings(db=str(tmp_path / "tables.db")))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 15
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        body = json.dumps(
-            {"game": "clabber", "name": "watch", "players": ["a", "b", "c", "d"]}
-        ).encode()
-        req = urllib.request.Request(
-            f"{url}/api/tables", body, {"Content-Type": "application/json"}, method="POST"
-        )
-        table = json.loads(urllib.request.urlopen(req, timeout=10).read())
-        video = rendered["clabber"]
-        truth = load_truth(video.with_suffix(".json"))
-        seen, _ = _watch(video, tmp_path / "rec.json", ["--deck-reader", truth["look"]["deck"],
-                         "--post", f"{url}/api/tables/{table['id']}", "--token", table["scorer_token"]])  # fmt: skip
-        state = json.loads(
-            urllib.request.urlopen(f"{url}/api/tables/{table['id']}", timeout=10).read()
-        )
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+    body = json.dumps(
+        {"game": "clabber", "name": "watch", "players": ["a", "b", "c", "d"]}
+    ).encode()
+    req = urllib.request.Request(
+        f"{server}/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+    )
+    table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    video = rendered["clabber"]
+    truth = load_truth(video.with_suffix(".json"))
+    seen, _ = _watch(video, tmp_path / "rec.json", ["--deck-reader", truth["look"]["deck"],
+                     "--post", f"{server}/api/tables/{table['id']}", "--token", table["scorer_token"]])  # fmt: skip
+    state = json.loads(
+        urllib.request.urlopen(f"{server}/api/tables/{table['id']}", timeout=10).read()
+    )
     assert [t["cards"] for t in state["current"]["tricks"]] == seen["tricks"]
     assert state["hands"][0]["score"] == score_record(seen)["score"]
 

@@ -1,0 +1,38 @@
+"""Fixtures shared by the vision tests."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A real ``trickcam serve`` app on a free local port (SQLite in ``tmp_path``), in a
+    thread: its base URL."""
+    import uvicorn
+
+    from service.app import create_app
+    from service.settings import Settings
+
+    app = create_app(Settings(db=str(tmp_path / "tables.db")))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield url
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
