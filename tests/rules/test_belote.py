@@ -25,9 +25,10 @@ from rules.belote import (
     score_hand,
     trick_winner,
 )
-from rules.errors import IllegalEvent
+from rules.errors import IllegalEvent, RecordError
 from rules.events import Bid, Play
 from rules.klaberjass.simulate import simulate_hand
+from rules.records import score_record
 
 H, S, D, C = Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS
 
@@ -149,6 +150,30 @@ def test_team_scores_and_sequence_contest_by_team() -> None:
             assert result.totals[team].runs == sum(
                 m.points for s, m in result.runs if s % 2 == team
             )
+
+
+# Issue 14 (found against an independent engine): with both options on, seat 3 cannot follow
+# spades while its partner (seat 1, 8H) is master, so the French exemption lets it play any
+# card: the 7H under the partner's trump is lawful, and the JH it shows in trick 2 proves
+# nothing. The record stops in trick 2, so it is an incomplete hand, not a renege.
+EXEMPT_UNDERTRUMP = {
+    "game": "belote", "dealer": 3, "upcard": "10H", "bidding": ["pass", "accept"],
+    "tricks": [["AS", "8H", "7S", "7H"], ["9H", "KH", "JH"]],
+    "options": {"partner_master_exempt": True, "must_overtrump": True},
+}  # fmt: skip
+
+
+def test_an_undertrump_the_partner_exemption_allows_proves_no_renege() -> None:
+    rules = BeloteRules(partner_master_exempt=True, must_overtrump=True)
+    assert card("7H") in legal_plays(
+        cards("7H JH AD"), cards("AS 8H 7S"), H, partner_master_exempt=True, must_overtrump=True
+    )
+    state = new_hand(3, card("10H"), rules).apply(Bid(0, "pass")).apply(Bid(1, "accept"))
+    for seat, code in ((0, "AS"), (1, "8H"), (2, "7S"), (3, "7H"), (1, "9H"), (2, "KH"), (3, "JH")):
+        state = state.apply(Play(seat, card(code)))
+    assert state.reneges == () and state.phase == "play"
+    with pytest.raises(RecordError, match=r"tricks\[1\]: a trick has 4 cards, got 3"):
+        score_record(EXEMPT_UNDERTRUMP)
 
 
 def test_belote_hand_is_the_klaberjass_engine() -> None:
