@@ -4,7 +4,8 @@ A play to a started trick is legal only if the player held no card of some set (
 :func:`rules.klaberjass.tables.legal_plays`): not following means holding none of the suit led;
 discarding on a plain lead means holding no trump (unless ``partner_master_exempt`` frees him
 while his partner wins); a low trump on a trump lead means holding no higher trump; with
-``must_overtrump``, a low trump-in means holding no higher trump. Each becomes a
+``must_overtrump``, a low trump-in means holding no higher trump (unless the exemption frees
+him: then any card was lawful, a low trump too). Each becomes a
 :class:`rules.knowledge.MustNotHold`, and the table proves the renege when a forbidden card
 turns up in that hand.
 """
@@ -53,7 +54,8 @@ def play_obligations(
                 MustNotHold(seat, number, "trump", card, SUIT_CARDS[trump],
                             f"seat {seat} discarded {card} instead of trumping {where}")
             )  # fmt: skip
-        overtrump = led != trump and card.suit == trump and rules.must_overtrump
+        # the partner's exemption frees the player from trumping at all, so from overtrumping
+        overtrump = led != trump and card.suit == trump and rules.must_overtrump and not exempt
         if overtrump and top > 0 and trump_strength(card) < top:
             obs.append(
                 MustNotHold(seat, number, "overtrump", card, higher,
