@@ -36,15 +36,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.annotate import annotate  # noqa: E402
-from vision.classify import (  # noqa: E402
+from vision.detect.find import Detections, detect  # noqa: E402
+from vision.draw.annotate import annotate  # noqa: E402
+from vision.read.classify import (  # noqa: E402
     MODEL_PATH,
     PARTIAL_THRESHOLD,
     CardClassifier,
     Readings,
 )
-from vision.detect import Detections, detect  # noqa: E402
-from vision.recognize import finds_from  # noqa: E402
+from vision.read.recognize import finds_from  # noqa: E402
 
 DEFAULT_REALCARDS = ROOT / ".." / "shared" / "realcards"
 RECTIFIED_SINGLES = {"mathsvlog", "vosloo"}

@@ -230,7 +230,7 @@ async def run_clients(
 def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen[bytes]:
     db = args.db or f"{tempfile.mkdtemp(prefix='trickcam-bench-')}/bench.db"
     env = {**os.environ, "TRICKCAM_SQLITE_SYNCHRONOUS": args.sync}
-    cmd = [sys.executable, "-m", "service.cmd_serve", "--db", db, "--port", str(port),
+    cmd = [sys.executable, "-m", "cli.serve", "--db", db, "--port", str(port),
            "--log-level", "warning", "--workers", str(args.workers)]  # fmt: skip
     return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
 

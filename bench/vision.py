@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/vision.py [--frames 40] [--model PATH]
 
-Frames are built synthetically: cards of a rendered deck (vision.decks, when its cache or
+Frames are built synthetically: cards of a rendered deck (vision.render.decks, when its cache or
 rsvg-convert is available; plain drawn cards otherwise) pasted at random non-overlapping
-positions, sizes and angles onto the table textures of vision.scene. For 4 and for 8 cards per
+positions, sizes and angles onto the table textures of vision.render.scene. For 4 and for 8 cards per
 frame it prints the median and p90 of detection, classification and their sum in ms (wall
 clock), frames per second at the median, and the median CPU time of the process, in all and
 for detection alone (less sensitive to other load on a shared machine: compare two versions
@@ -26,15 +26,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.classify import MODEL_PATH, CardClassifier  # noqa: E402
-from vision.detect import detect  # noqa: E402
-from vision.scene import TABLES, card_quad, paste_card, plain_card, table_texture  # noqa: E402
+from vision.detect.find import detect  # noqa: E402
+from vision.read.classify import MODEL_PATH, CardClassifier  # noqa: E402
+from vision.render.scene import TABLES, card_quad, paste_card, plain_card, table_texture  # noqa: E402
 
 
 def card_images() -> tuple[str, list[np.ndarray]]:
     """(source, card images): a rendered deck if one can be had, else plain drawn cards."""
     try:
-        from vision.decks import list_decks, load_deck
+        from vision.render.decks import list_decks, load_deck
 
         decks = list_decks()
         if decks:

@@ -1,6 +1,6 @@
 """Benchmark ``trickcam watch`` on rendered hands: plays read right, hands perfect, confirmations, fps.
 
-Renders hands of each game with ``vision.tablevideo`` (by default only with deck designs kept
+Renders hands of each game with ``vision.render.tablevideo`` (by default only with deck designs kept
 out of training), runs the watcher on one core (OpenCV and onnxruntime limited to one thread)
 and compares with the true records.
 
@@ -48,11 +48,11 @@ import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision import games  # noqa: E402
-from vision.deckreader import deck_reader  # noqa: E402
+from vision.render.deckreader import deck_reader  # noqa: E402
+from vision.render.tablevideo import load_truth, render_hand  # noqa: E402
 from vision.sources import VideoFile  # noqa: E402
-from vision.tablevideo import load_truth, render_hand  # noqa: E402
-from vision.watch import Watcher, classifier_reader  # noqa: E402
+from vision.track import games  # noqa: E402
+from vision.track.watch import Watcher, classifier_reader  # noqa: E402
 
 
 def spec_for(truth: dict) -> games.GameSpec:

@@ -1,8 +1,8 @@
 """Server-side camera for tables whose camera cannot run trickcam: frames in, plays out.
 
 A phone or a webcam posts frames (``POST /api/tables/{id}/frames``); here each frame is
-recognised (:class:`vision.recognize.Recognizer`: detection and one classifier batch) and fed
-to the table's :class:`vision.watch.Watcher` (motion gate, card tracker, seats, decoding with
+recognised (:class:`vision.read.recognize.Recognizer`: detection and one classifier batch) and fed
+to the table's :class:`vision.track.watch.Watcher` (motion gate, card tracker, seats, decoding with
 the game's knowledge), exactly what ``trickcam watch`` runs on a camera. Plays the watcher sees
 become ``play`` events and its revisions of earlier plays ``correct`` events, appended through
 the same store path as a scorer's POST (validated by the rules engine, committed, then
@@ -71,8 +71,8 @@ class CardVision:
     """The loaded classifier, as a whole-frame recogniser and as the watcher's card reader."""
 
     def __init__(self, model: str = "") -> None:
-        from vision.classify import MODEL_PATH, CardClassifier, ModelError
-        from vision.recognize import Recognizer
+        from vision.read.classify import MODEL_PATH, CardClassifier, ModelError
+        from vision.read.recognize import Recognizer
 
         try:
             self.classifier = CardClassifier(model or MODEL_PATH)
@@ -84,7 +84,7 @@ class CardVision:
         self.recognizer = Recognizer(self.classifier)
 
     def cards(self, detections: Any) -> list[JSON]:
-        from vision.recognize import finds_from
+        from vision.read.recognize import finds_from
 
         return [f.to_json() for f in finds_from(detections, self.classifier.classify(detections))]
 
@@ -93,15 +93,15 @@ class CardVision:
 
 
 class ReaderVision:
-    """Any :data:`vision.watch.Reader` as the camera's model: e.g. a reader that knows one
-    rendered deck's faces (``vision.tablevideo.deck_reader``), for demos and for testing the
+    """Any :data:`vision.track.watch.Reader` as the camera's model: e.g. a reader that knows one
+    rendered deck's faces (``vision.render.tablevideo.deck_reader``), for demos and for testing the
     server-side watcher apart from the classifier."""
 
     def __init__(self, reader: Callable[[Sequence[np.ndarray]], np.ndarray]) -> None:
         self.reader = reader
 
     def cards(self, detections: Any) -> list[JSON]:
-        from vision.decode import LABELS
+        from vision.read.decode import LABELS
 
         if len(detections.crops) == 0:
             return []
@@ -163,9 +163,9 @@ def hand_key(current: JSON) -> tuple[Any, ...]:
 
 
 def game_spec(game: str, current: JSON | None, players: int = 4) -> tuple[Any, str]:
-    """The watcher's :class:`vision.games.GameSpec` for the table's current hand, or None
+    """The watcher's :class:`vision.track.games.GameSpec` for the table's current hand, or None
     and the reason it cannot be followed now."""
-    from vision import games
+    from vision.track import games
 
     if game not in FOLLOWED_GAMES:
         return None, f"the camera follows {', '.join(FOLLOWED_GAMES)} hands; post {game} events"
@@ -216,7 +216,7 @@ class TableCamera:
     ) -> FrameResult:
         vision = cameras.vision()
         with self.lock:
-            from vision.detect import detect
+            from vision.detect.find import detect
 
             detections = detect(image)
             cards = vision.cards(detections)
@@ -264,7 +264,7 @@ class TableCamera:
     def _start(
         self, spec: Any, reader: Callable[[Sequence[np.ndarray]], np.ndarray], key: tuple[Any, ...]
     ) -> None:
-        from vision.watch import Watcher
+        from vision.track.watch import Watcher
 
         self.watcher = Watcher(spec, reader)
         self.key = key

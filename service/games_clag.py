@@ -23,7 +23,7 @@ from rules.clag import (
 )
 from rules.errors import OutOfTurn
 from rules.events import Play
-from service.games import (
+from service.game_spec import (
     JSON,
     SHARED_BUILDERS,
     Builder,

@@ -20,7 +20,7 @@ from rules.clabber import Deal as ClabberDeal
 from rules.errors import IllegalEvent, OutOfTurn
 from rules.klaberjass import Deal as KlaberjassDeal
 from rules.klaberjass import ExchangeDix, KlaberjassHand, KlaberjassRules, score_hand
-from service.games import (
+from service.game_spec import (
     JSON,
     SHARED_BUILDERS,
     Builder,

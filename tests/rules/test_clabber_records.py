@@ -234,7 +234,7 @@ def test_format_text_sheet() -> None:
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", "score", *args],
+        [sys.executable, "-m", "cli.main", "score", *args],
         cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 

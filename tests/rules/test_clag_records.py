@@ -206,7 +206,7 @@ def test_the_cli_scores_single_rounds_games_and_json_lines(tmp_path: Path) -> No
     path = tmp_path / "clag.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     run = subprocess.run(
-        [sys.executable, "-m", "service.cli", "score", str(path)],
+        [sys.executable, "-m", "cli.main", "score", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from cli.main import main
 from rules.belote import BeloteRules
 from rules.errors import RecordError
 from rules.klaberjass import KlaberjassMatch, KlaberjassRules, score_hand
 from rules.klaberjass.simulate import hand_record, simulate_hand
 from rules.records import format_text, score_record
-from service.cli import main
 
 TRICKS = [t.split() for t in
           ["AH KH", "10H 10D", "AS 7S", "KS 8S", "QS 9S", "JS AD", "9D KD", "7C QC", "QD 8C"]]  # fmt: skip

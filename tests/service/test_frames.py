@@ -5,7 +5,7 @@ recognises the cards and follows the hand, posting plays as ``camera`` events.
   an image, 422 no image, 503 naming the missing model file.
 * A rendered Clabber hand (``trickcam dataset video``), its frames posted one by one with their
   capture times: the first trick's plays appear in the table's log on the right seats, once.
-  Read by the rendered deck's own faces (``vision.tablevideo.deck_reader``: the server-side
+  Read by the rendered deck's own faces (``vision.render.tablevideo.deck_reader``: the server-side
   watcher and the event path apart from the classifier, always runs) and by the shipped model.
 * With the shipped model (models/cards.onnx): a still rendered frame's cards are named.
 """
@@ -25,7 +25,7 @@ from svc_helpers import PLAYERS4
 from service.app import create_app
 from service.camera import Cameras, ReaderVision
 from service.settings import Settings
-from vision.classify import MODEL_PATH
+from vision.read.classify import MODEL_PATH
 
 
 def png(image: np.ndarray) -> bytes:
@@ -87,8 +87,8 @@ def test_frames_refuse_bad_requests_with_clear_4xx(no_model_client: TestClient) 
 @pytest.fixture(scope="module")
 def rendered_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[np.ndarray], dict]:
     """The first trick of a rendered Clabber hand: its frames (8 fps) and the truth."""
-    from vision import cmd_dataset_video
-    from vision.tablevideo import load_truth
+    from cli import dataset_video as cmd_dataset_video
+    from vision.render.tablevideo import load_truth
 
     video = tmp_path_factory.mktemp("cam") / "clabber.mp4"
     argv = ["--game", "clabber", "--seed", "11", "--fps", "8", "--quiet", str(video)]
@@ -126,7 +126,7 @@ def test_posted_frames_of_a_rendered_hand_become_the_plays_of_its_first_trick(
 ) -> None:
     """``deck``: read by the rendered deck's own faces (always runs); ``model``: by the
     shipped classifier the app loaded at startup, as a real camera's frames would be."""
-    from vision.tablevideo import deck_reader
+    from vision.render.tablevideo import deck_reader
 
     frames, truth = rendered_hand
     if reader == "deck":
@@ -165,8 +165,8 @@ def test_posted_frames_of_a_rendered_hand_become_the_plays_of_its_first_trick(
     reason=f"the card model {MODEL_PATH} is not there yet (trickcam train)",
 )
 def test_the_shipped_model_names_the_cards_of_a_still_frame(client: TestClient) -> None:
-    from vision.decks import HELDOUT, list_decks, load_deck
-    from vision.scene import card_quad, paste_card, table_texture
+    from vision.render.decks import HELDOUT, list_decks, load_deck
+    from vision.render.scene import card_quad, paste_card, table_texture
 
     deck = next(d for d in list_decks() if d.name not in HELDOUT)
     faces = load_deck(deck)
@@ -187,9 +187,10 @@ def test_posted_frames_of_a_rendered_clag_round_become_the_plays_of_its_first_tr
 ) -> None:
     """Clag too: once the round's deal, trump and contracts are posted, the camera's frames
     become the first trick's plays (read by the rendered deck's own faces)."""
-    from vision import cmd_dataset_video, games
-    from vision.cmd_watch import setup_events
-    from vision.tablevideo import deck_reader, load_truth
+    from cli import dataset_video as cmd_dataset_video
+    from cli.post import setup_events
+    from vision.render.tablevideo import deck_reader, load_truth
+    from vision.track import games
 
     video = tmp_path / "clag.mp4"
     argv = ["--game", "clag", "--seed", "11", "--fps", "8", "--quiet", str(video)]

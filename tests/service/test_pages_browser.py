@@ -41,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     db = tmp_path_factory.mktemp("pages") / "pages.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--db", str(db), "--port", str(port),
+        [sys.executable, "-m", "cli.main", "serve", "--db", str(db), "--port", str(port),
          "--log-level", "warning"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, free_port
 
-from service.cli import COMMANDS
+from cli.main import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 30.0
@@ -31,8 +31,8 @@ START_TIMEOUT_S = 30.0
 def serve_command(db: Path, port: int, *extra: str) -> list[str]:
     args = ["--db", str(db), "--port", str(port), "--log-level", "warning", *extra]
     if any(name == "serve" for name, _ in COMMANDS):
-        return [sys.executable, "-m", "service.cli", "serve", *args]
-    return [sys.executable, "-m", "service.cmd_serve", *args]  # until the CLI lists it
+        return [sys.executable, "-m", "cli.main", "serve", *args]
+    return [sys.executable, "-m", "cli.serve", *args]  # until the CLI lists it
 
 
 @contextmanager

@@ -67,7 +67,7 @@ def test_sqlite_needs_a_file_in_an_existing_folder(db: str) -> None:
 
 def test_serve_with_a_bad_database_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "service.cmd_serve", "--db", str(tmp_path / "no" / "x.db")],
+        [sys.executable, "-m", "cli.serve", "--db", str(tmp_path / "no" / "x.db")],
         cwd=ROOT,
         capture_output=True,
         text=True,

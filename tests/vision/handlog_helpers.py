@@ -8,9 +8,9 @@ import random
 import numpy as np
 
 from rules.cards import Card
-from vision.decode import LABELS, Reading
-from vision.games import GameSpec, clabber
-from vision.handlog import HandLog, PlayEvent
+from vision.read.decode import LABELS, Reading
+from vision.track.games import GameSpec, clabber
+from vision.track.handlog import HandLog, PlayEvent
 
 
 def simulated_hand(seed: int) -> tuple[GameSpec, list[list[tuple[int, Card]]], dict[str, object]]:

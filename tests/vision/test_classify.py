@@ -16,7 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.classify import (
+from vision.detect.find import detect
+from vision.detect.preprocess import LABELS, PREPROCESSING
+from vision.read.classify import (
     CONFIDENCE_THRESHOLD,
     MODEL_PATH,
     CardClassifier,
@@ -24,14 +26,13 @@ from vision.classify import (
     combine_corners,
     load_sidecar,
 )
-from vision.detect import detect
-from vision.preprocess import LABELS, PREPROCESSING
-from vision.scene import card_quad, paste_card, table_texture
+from vision.render.scene import card_quad, paste_card, table_texture
 
 REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
 
 needs_model = pytest.mark.skipif(
-    not MODEL_PATH.is_file(), reason=f"no trained model yet at {MODEL_PATH} (vision/train.py)"
+    not MODEL_PATH.is_file(),
+    reason=f"no trained model yet at {MODEL_PATH} (vision/train/trainer.py)",
 )
 
 
@@ -88,7 +89,7 @@ def test_missing_model_is_a_model_error(tmp_path: Path) -> None:
             "labels must be the 52 cards in DECK_52 order + back + none",
             {"labels": list(LABELS[::-1])},
         ),
-        ("preprocessing must match vision.preprocess", {"preprocessing": {"warp": "other"}}),
+        ("preprocessing must match vision.detect.preprocess", {"preprocessing": {"warp": "other"}}),
     ],
 )
 def test_sidecar_that_breaks_the_contract_is_refused(
@@ -118,7 +119,7 @@ def test_shipped_sidecar_matches_the_code() -> None:
 
 def _rendered_deck() -> dict[str, np.ndarray]:
     try:
-        from vision.decks import list_decks, load_deck
+        from vision.render.decks import list_decks, load_deck
 
         decks = [d for d in list_decks() if not d.heldout]
         if decks:

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.decks import ASPECT_RANGE, HELDOUT, RENDER_CARD_H, list_decks, load_deck
-from vision.kdedecks import KDE_DIR, KDE_EXCLUDED, KDE_PREFIX, KDE_USED, card_ids, framed
-from vision.preprocess import LABELS
+from vision.detect.preprocess import LABELS
+from vision.render.decks import ASPECT_RANGE, HELDOUT, RENDER_CARD_H, list_decks, load_deck
+from vision.render.kdedecks import KDE_DIR, KDE_EXCLUDED, KDE_PREFIX, KDE_USED, card_ids, framed
 
 _MISSING = [
     what

@@ -1,4 +1,4 @@
-"""Game-aware decoding of the classifier's distribution (vision.decode)."""
+"""Game-aware decoding of the classifier's distribution (vision.read.decode)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import DECK_24, DECK_52, Card, Suit
-from vision.decode import (
+from vision.read.decode import (
     CONFIRM_RATIO,
     LABELS,
     SURE_PROBABILITY,
@@ -150,7 +150,7 @@ def test_the_reading_is_always_a_card_the_game_allows(
 
 
 def test_reading_the_hand_together_fixes_an_early_misread_that_a_later_play_reveals() -> None:
-    from vision.decode import read_hand
+    from vision.read.decode import read_hand
 
     early = mix(_9C=0.6, _9S=0.38)  # really the 9S, read a little more like the 9C
     late = mix(_9C=0.97)  # the 9C, clearly
@@ -166,7 +166,7 @@ def test_reading_the_hand_together_fixes_an_early_misread_that_a_later_play_reve
 def test_the_hand_read_together_uses_each_card_once_and_is_at_least_as_probable(
     seed: int, n: int
 ) -> None:
-    from vision.decode import hand_log_probability, read_hand
+    from vision.read.decode import hand_log_probability, read_hand
 
     rng = np.random.default_rng(seed)
     rows = [rng.dirichlet(np.full(len(LABELS), 0.2)) for _ in range(n)]

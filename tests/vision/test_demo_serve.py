@@ -31,7 +31,7 @@ SERVER_SCORE = re.compile(r"the server's score for hand (\d+): (\[[^\]]*\])")
 def cli(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str]:
     """Run ``trickcam ARGV``; its status and its stdout+stderr. Never leaves a server behind."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", *argv],
+        [sys.executable, "-m", "cli.main", *argv],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.edges import edge_support, frame_to_card, snap_quad
-from vision.preprocess import order_quad
-from vision.scene import card_quad, paste_card, table_texture
+from vision.detect.edges import edge_support, frame_to_card, snap_quad
+from vision.detect.preprocess import order_quad
+from vision.render.scene import card_quad, paste_card, table_texture
 
 PAPER = 120.0  # between the black table (~22) and the paper (~246) of these scenes
 

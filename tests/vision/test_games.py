@@ -1,4 +1,4 @@
-"""What the watcher knows of each game (vision.games): trump from the calls, voids, records."""
+"""What the watcher knows of each game (vision.track.games): trump from the calls, voids, records."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from rules.cards import Card, Suit, cards
 from rules.errors import RulesError
 from rules.records import score_record
-from vision.games import clabber, clag, klaberjass
+from vision.track.games import clabber, clag, klaberjass
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The hand log (vision.handlog): plays belong to tricks by number, a missed play leaves its
+"""The hand log (vision.track.handlog): plays belong to tricks by number, a missed play leaves its
 seat and no card, and everything else in the hand stays as it was."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from rules.cards import Card
 from rules.records import score_record
-from vision.games import clabber
-from vision.handlog import UNKNOWN, HandLog
+from vision.track.games import clabber
+from vision.track.handlog import UNKNOWN, HandLog
 
 
 @settings(max_examples=25, deadline=None)

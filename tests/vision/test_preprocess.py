@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import DECK_52
-from vision.preprocess import (
+from vision.detect.preprocess import (
     CARD_H,
     CARD_W,
     INPUT_CHANNELS,

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.preprocess import order_quad
-from vision.quads import approx_quad, quad_shape, reach_outside, refine_quad
-from vision.scene import card_quad
+from vision.detect.preprocess import order_quad
+from vision.detect.quads import approx_quad, quad_shape, reach_outside, refine_quad
+from vision.render.scene import card_quad
 
 
 def _outline(quad: np.ndarray, radius: int) -> np.ndarray:

@@ -13,21 +13,22 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import MODEL_PATH
-from vision.scene import card_quad, paste_card, table_texture
+from vision.read.classify import MODEL_PATH
+from vision.render.scene import card_quad, paste_card, table_texture
 
 ROOT = Path(__file__).parents[2]
 REALCARDS = ROOT / ".." / "shared" / "realcards"
 
 needs_model = pytest.mark.skipif(
-    not MODEL_PATH.is_file(), reason=f"no trained model yet at {MODEL_PATH} (vision/train.py)"
+    not MODEL_PATH.is_file(),
+    reason=f"no trained model yet at {MODEL_PATH} (vision/train/trainer.py)",
 )
 
 
 def _recognize(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "vision.cmd_recognize", *args],
+        [sys.executable, "-m", "cli.recognize", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -38,7 +39,7 @@ def _recognize(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _card_photo(path: Path) -> None:
     """A table with two rendered-looking cards (plain drawn ones) at known places."""
-    from vision.scene import plain_card
+    from vision.render.scene import plain_card
 
     frame = table_texture("green_felt", 960, 720, np.random.default_rng(3))
     paste_card(frame, plain_card("Q", "H"), card_quad((300, 360), 320, 20))
@@ -122,7 +123,7 @@ def test_webcam_scenes_are_read_without_wrong_cards() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
         pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
-    from vision.recognize import Recognizer
+    from vision.read.recognize import Recognizer
 
     recognize = Recognizer()
     found = missed = 0

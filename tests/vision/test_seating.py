@@ -1,4 +1,4 @@
-"""Whose card it is, from where it lies (vision.seating.place): the side of the table decides,
+"""Whose card it is, from where it lies (vision.track.seating.place): the side of the table decides,
 the turn only breaks near ties, and a card that cannot belong to the trick in progress closes
 it (its missing plays are missed, never invented)."""
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, place
-from vision.table import TableGeometry
+from vision.track.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, place
+from vision.track.table import TableGeometry
 
 FOUR = TableGeometry.default(4)  # seat 0 bottom (90°), 1 left (180°), 2 top, 3 right
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.decks import (
+from vision.detect.preprocess import INPUT_H, INPUT_W, LABELS
+from vision.render.decks import (
     AISLERIOT_DIR,
     ASPECT_RANGE,
     EXCLUDED,
@@ -18,8 +19,7 @@ from vision.decks import (
     list_decks,
     load_deck,
 )
-from vision.preprocess import INPUT_H, INPUT_W, LABELS
-from vision.synth import NONE, SynthRecipe, generate, make_sample
+from vision.render.synth import NONE, SynthRecipe, generate, make_sample
 
 needs_decks = pytest.mark.skipif(
     shutil.which("rsvg-convert") is None or not any(AISLERIOT_DIR.glob("*.svgz")),
@@ -123,7 +123,7 @@ def test_generate_is_deterministic_from_its_seed() -> None:
 
 
 def test_dataset_command_refuses_an_empty_dataset(capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.cmd_dataset import main
+    from cli.dataset import main
 
     assert main(["synth", "--scenes", "0", "--out", "/nonexistent/never-written"]) == 2
     err = capsys.readouterr().err
@@ -133,7 +133,7 @@ def test_dataset_command_refuses_an_empty_dataset(capsys: pytest.CaptureFixture[
 def test_train_command_names_the_missing_dataset(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from vision.cmd_train import main
+    from cli.train import main
 
     assert main(["--data", str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -141,7 +141,7 @@ def test_train_command_names_the_missing_dataset(
 
 
 def test_font_cards_draw_distinct_suits_and_red_or_black_ink() -> None:
-    from vision.fontcards import font_card, suit_mask
+    from vision.render.fontcards import font_card, suit_mask
 
     masks = {s: suit_mask(s, 40) > 127 for s in "SHDC"}
     for a in "SHDC":
@@ -163,7 +163,7 @@ def test_font_cards_draw_distinct_suits_and_red_or_black_ink() -> None:
 def test_synth_designs_choose_the_deck_packages(tmp_path: Path, designs: str, kde: bool) -> None:
     """The default dataset is the shipped model's (aisleriot decks); --designs all adds the
     KDE decks where that package is installed. Held-out designs are the same either way."""
-    from vision.cmd_dataset import main
+    from cli.dataset import main
 
     out = tmp_path / designs
     argv = ["synth", "--scenes", "4", "--heldout-scenes", "2", "--quiet", "--out", str(out)]

@@ -1,4 +1,4 @@
-"""Seats, motion gating and card debouncing (vision.table) on synthetic frames."""
+"""Seats, motion gating and card debouncing (vision.track.table) on synthetic frames."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detect import detect
-from vision.scene import card_quad, paste_card, plain_card, table_texture
-from vision.table import (
+from vision.detect.find import detect
+from vision.render.scene import card_quad, paste_card, plain_card, table_texture
+from vision.track.table import (
     CardTracker,
     MotionGate,
     TableFileError,
@@ -131,7 +131,7 @@ def test_same_card_tells_a_card_from_another_either_way_up() -> None:
 def test_calibrate_command_writes_a_table_file_from_one_card_per_player(tmp_path: Path) -> None:
     import cv2
 
-    from vision import cmd_calibrate
+    from cli import calibrate as cmd_calibrate
 
     table = table_texture("green_felt", W, H, np.random.default_rng(4))
     # a table turned about 30 degrees in the image: seat 0's card is the one nearest the bottom
@@ -158,7 +158,7 @@ def test_calibrate_refuses_a_frame_with_the_wrong_number_of_cards(
 ) -> None:
     import cv2
 
-    from vision import cmd_calibrate
+    from cli import calibrate as cmd_calibrate
 
     table = table_texture("wood", W, H, np.random.default_rng(5))
     image = tmp_path / "two.png"

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.preprocess import (
+from vision.detect.preprocess import (
     CARD_H,
     CARD_W,
     INPUT_CHANNELS,
@@ -29,8 +29,8 @@ SHIPPED = ROOT / "models" / "cards.onnx"
 def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A few hundred synthetic crops from two decks (not the default dataset)."""
     pytest.importorskip("torch")
-    from vision.decks import list_decks
-    from vision.synth import generate
+    from vision.render.decks import list_decks
+    from vision.render.synth import generate
 
     decks = list_decks()
     if not decks:
@@ -53,7 +53,7 @@ def test_smoke_training_exports_an_onnx_graph_that_matches_torch(
 ) -> None:
     import onnxruntime as ort
 
-    from vision.train import TrainConfig, predict_torch, train
+    from vision.train.trainer import TrainConfig, predict_torch, train
 
     config = TrainConfig(data=str(tiny_data), out=str(tmp_path), epochs=1, batch_size=64, width=8)
     result = train(config, progress=False, log=lambda _msg: None)
@@ -79,7 +79,7 @@ def test_smoke_training_exports_an_onnx_graph_that_matches_torch(
 
 def test_inference_modules_import_no_torch() -> None:
     code = (
-        "import sys, vision.preprocess, vision.evaluate, vision.decks, vision.synth, vision.train;"
+        "import sys, vision.detect.preprocess, vision.train.evaluate, vision.render.decks, vision.render.synth, vision.train.trainer;"
         "assert 'torch' not in sys.modules, 'torch imported'"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
@@ -114,8 +114,8 @@ def test_shipped_model_reads_clean_renders_of_unseen_deck_designs() -> None:
     """Held-out decks were never trained on; clean upright renders must read almost perfectly."""
     import cv2
 
-    from vision.decks import list_decks, render_deck
-    from vision.evaluate import CardModel
+    from vision.render.decks import list_decks, render_deck
+    from vision.train.evaluate import CardModel
 
     held = [d for d in list_decks() if d.heldout]
     if not held:

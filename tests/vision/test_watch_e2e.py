@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from cli import dataset_video as cmd_dataset_video
+from cli import watch as cmd_watch
+from cli.demo import watch_argv
 from rules.records import score_record
-from vision import cmd_dataset_video, cmd_watch
-from vision.classify import MODEL_PATH
-from vision.cmd_demo import watch_argv
-from vision.tablevideo import load_truth
+from vision.read.classify import MODEL_PATH
+from vision.render.tablevideo import load_truth
 
 HANDS = [("clabber", 11), ("klaberjass", 5), ("clag", 3)]
 FPS = "8"
@@ -186,7 +187,7 @@ def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
         "--deck-reader",
         truth["look"]["deck"],
     ]
-    code = f"import sys; from vision.cmd_watch import main; sys.exit(main({argv!r}))"
+    code = f"import sys; from cli.watch import main; sys.exit(main({argv!r}))"
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
     first_play = truth["plays"][0]["t_rest"]
     time.sleep(first_play + 4.0)  # played at the video's pace: the first plays have been seen

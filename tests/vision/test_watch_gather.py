@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from rules.cards import Card
-from vision import games
-from vision.classify import MODEL_PATH
+from vision.read.classify import MODEL_PATH
+from vision.render.tablevideo import render_hand
 from vision.sources import VideoFile
-from vision.tablevideo import render_hand
-from vision.watch import Watcher, classifier_reader
+from vision.track import games
+from vision.track.watch import Watcher, classifier_reader
 
 pytestmark = pytest.mark.skipif(
     not MODEL_PATH.exists() and os.environ.get("CI") != "true",

@@ -12,10 +12,10 @@ import urllib.request
 import pytest
 from handlog_helpers import add_play, simulated_hand
 
+from cli.post import Poster, setup_events
 from rules.cards import Card
 from rules.records import score_record
-from vision.cmd_watch import Poster, setup_events
-from vision.handlog import HandLog
+from vision.track.handlog import HandLog
 
 
 def _get(url: str) -> dict:

@@ -20,15 +20,16 @@ import cv2
 import numpy as np
 import pytest
 
+from cli import dataset_video as cmd_dataset_video
 from rules.cards import Card
 from rules.records import score_record
-from vision import cmd_dataset_video, games
-from vision.classify import MODEL_PATH
-from vision.decode import CARD_LABELS
-from vision.detect import detect
+from vision.detect.find import detect
+from vision.read.classify import MODEL_PATH
+from vision.read.decode import CARD_LABELS
+from vision.render.tablevideo import load_truth
 from vision.sources import VideoFile
-from vision.tablevideo import load_truth
-from vision.watch import Watcher, classifier_reader
+from vision.track import games
+from vision.track.watch import Watcher, classifier_reader
 
 pytestmark = pytest.mark.skipif(
     not MODEL_PATH.exists() and os.environ.get("CI") != "true",

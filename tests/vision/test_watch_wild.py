@@ -14,15 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from cli import dataset_video as cmd_dataset_video
+from cli import watch as cmd_watch
+from cli.demo import watch_argv
 from rules.clag.simulate import random_round
 from rules.clag.tricks import WildTwo
 from rules.errors import RulesError
 from rules.records import score_record
-from vision import cmd_dataset_video, cmd_watch, tablevideo
-from vision.classify import MODEL_PATH
-from vision.cmd_demo import watch_argv
-from vision.handstage import stage_clag
-from vision.tablevideo import load_truth
+from vision.read.classify import MODEL_PATH
+from vision.render import tablevideo
+from vision.render.handstage import stage_clag
+from vision.render.tablevideo import load_truth
 
 SEED = 2
 """A round-12 deal whose plays include two wild twos (plays 3 and 17)."""
@@ -78,7 +80,7 @@ def test_an_unnamed_two_is_reported_and_the_record_says_which_await_a_name(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from service.cli import main as trickcam
+    from cli.main import main as trickcam
 
     video, _true, names = hand
     first, *rest = sorted(names)

@@ -1,0 +1,118 @@
+"""``trickcam train``: train the card classifier and export models/cards.onnx + cards.json."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from vision.train.trainer import TrainConfig
+
+HELP = """\
+Train the small CNN that reads a card's index corner, on the synthetic set written by
+`trickcam dataset synth`, then export OUT/cards.onnx (run with onnxruntime, no torch) and the
+sidecar OUT/cards.json (labels, input size, preprocessing, this recipe and seed, validation
+figures). Unless --no-eval, the exported model is then measured with onnxruntime on the real
+photographs in ../shared/realcards (singles) and on the held-out deck designs; the figures go
+into the sidecar, OUT/eval.json and OUT/confusion.png. Needs the 'train' extra (torch, onnx).
+
+examples:
+  trickcam train                                  the shipped model (defaults, ~2 CPU cores)
+  trickcam train --data /tmp/tiny --out /tmp/m --epochs 1 --limit 400   a smoke run
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    d = TrainConfig()
+    p = sub.add_parser(
+        "train",
+        help="train the card classifier (needs torch)",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--data", default=d.data, help=f"synth folder (default {d.data})")
+    p.add_argument("--out", default=d.out, help=f"model folder (default {d.out})")
+    p.add_argument("--epochs", type=int, default=d.epochs, help=f"(default {d.epochs})")
+    p.add_argument("--batch-size", type=int, default=d.batch_size, help=f"(default {d.batch_size})")
+    p.add_argument("--lr", type=float, default=d.lr, help=f"peak learning rate (default {d.lr})")
+    p.add_argument("--width", type=int, default=d.width, help=f"CNN base width (default {d.width})")
+    p.add_argument("--seed", type=int, default=d.seed, help=f"(default {d.seed})")
+    p.add_argument(
+        "--threads", type=int, default=d.threads, help=f"torch threads (default {d.threads})"
+    )
+    p.add_argument("--limit", type=int, default=d.limit, help="use only the first N crops (smoke)")
+    p.add_argument("--no-eval", action="store_true", help="skip the evaluation after export")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The config the options ask for; options the CLI does not offer keep their defaults."""
+    d = TrainConfig()
+    values = {f.name: getattr(args, f.name, getattr(d, f.name)) for f in fields(TrainConfig)}
+    return TrainConfig(**values)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    data = Path(config.data)
+    if not (data / "train.npz").exists():
+        print(
+            f"trickcam train: {data}/train.npz not found: run `trickcam dataset synth --out {data}` first",
+            file=sys.stderr,
+        )
+        return 2
+    if config.epochs < 1 or config.batch_size < 1 or config.width < 4:
+        print(
+            f"trickcam train: --epochs {config.epochs} --batch-size {config.batch_size} "
+            f"--width {config.width}: need epochs >= 1, batch size >= 1, width >= 4",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print(
+            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
+        )
+        return 2
+    from vision.train.trainer import MODEL_NAME, train, write_sidecar
+
+    sidecar = train(config, progress=not args.quiet).sidecar
+    out = Path(config.out)
+    if not args.no_eval:
+        from vision.train.evaluate import main as evaluate_main
+
+        evaluate_main(
+            ["--model", str(out / f"{MODEL_NAME}.onnx"), "--data", str(data), "--out", str(out)]
+        )
+        report = json.loads((out / "eval.json").read_text())
+        validation = sidecar["validation"]
+        for name, r in report.get("realcards_singles", {}).items():
+            validation[f"realcards_singles_{name}"] = {"n": r["n"], "accuracy": r["accuracy"]}
+        held = report.get("heldout_decks")
+        if held:
+            validation["heldout_decks"] = {
+                "decks": held["per_deck"],
+                "accuracy": held["accuracy"],
+                "scenes": held["scenes"],
+            }
+        write_sidecar(out / f"{MODEL_NAME}.json", sidecar)
+    print(
+        f"wrote {out}/{MODEL_NAME}.onnx and {MODEL_NAME}.json: {json.dumps(sidecar['validation'])}"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run this command on its own (``python -m cli.train ...``)."""
+    parser = argparse.ArgumentParser(prog="trickcam")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["train", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,307 @@
+"""``trickcam watch``: a camera's (or a video's) view of a table in, the hand record out.
+
+Prints each play (seat, card, confidence) and each trick's winner as they happen, writes the
+hand record ``trickcam score`` reads (with the evidence of every play under ``"watch"``), and
+can post the events to a running ``trickcam serve`` and write an annotated video.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from cli.post import Poster, setup_events
+from rules.errors import RulesError
+from vision.track.games import GAMES, GameSpec, clabber, clag, klaberjass
+from vision.track.record import watch_record
+from vision.track.watch import Watcher, WatchEvent
+
+HELP = """\
+Watch a table and keep the score: every card laid on the table is read, given to the seat on
+whose side it lies, checked against the game, and the finished hand is written as a record.
+
+SOURCE is a camera index (0), a video file, a folder or glob of images (--fps), or a URL
+(rtsp://..., http://...). A live camera that drops out is reopened; Ctrl-C stops cleanly and
+still writes what was seen.
+
+examples:
+  trickcam watch --game clabber --source 0 --dealer 3 --upcard 9H --bidding pass,pass,play \\
+      --out hand.json
+  trickcam watch --game klaberjass --source hand.mp4 --dealer 0 --upcard JD --bidding accept \\
+      --out hand.json --annotate seen.mp4
+  trickcam watch --game clag --players 5 --round 3 --dealer 2 --trump-card 7H \\
+      --contracts 1,0,2,0,1 --source frames/ --fps 4 --out round.json
+  trickcam watch ... --post http://localhost:8000/api/tables/T1 --token SCORER_TOKEN
+  trickcam watch ... --correct 7=QH      a person corrects play 7 (0-based): an event, replayed
+  trickcam watch --game clag --round 12 ... --name 7=AS   play 7, a wild two, names AS
+"""
+
+
+def add_game_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the hand (as dealt and bid)")
+    g.add_argument("--game", choices=GAMES, required=True)
+    g.add_argument("--dealer", type=int, required=True, help="the dealer's seat")
+    g.add_argument("--upcard", help="Clabber's upcard / Klaberjass's and Belote's candidate")
+    g.add_argument("--bidding", help="calls from the dealer's left, comma-separated")
+    g.add_argument("--exchange", type=int, help="Klaberjass: the seat that exchanged the dix")
+    g.add_argument("--players", type=int, default=4, help="Clag: 4..7 players (default 4)")
+    g.add_argument("--round", type=int, help="Clag: the round number 1..22")
+    g.add_argument("--trump-card", help="Clag: the turned trump card")
+    g.add_argument("--trump", help="Clag round 14: the suit the dealer chose")
+    g.add_argument("--contracts", help="Clag: contracts by seat, comma-separated")
+
+
+def spec_from_args(args: argparse.Namespace) -> GameSpec:
+    """The hand the options describe; raises a ``RulesError`` naming the missing option."""
+    if args.game in ("clabber", "klaberjass", "belote"):
+        if not args.upcard or args.bidding is None:
+            raise RulesError(
+                f"{args.game}: give --upcard and --bidding (calls from the dealer's left)"
+            )
+        if args.game == "clabber":
+            return clabber(args.dealer, args.upcard, args.bidding)
+        return klaberjass(args.dealer, args.upcard, args.bidding, args.game, args.exchange)
+    if args.round is None:
+        raise RulesError("clag: give --round (1..22)")
+    return clag(args.players, args.round, args.dealer, args.trump_card, args.trump, args.contracts)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "watch",
+        help="watch a table (camera, video, images) and write the hand record",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(p)
+    p.add_argument(
+        "--source", required=True, help="camera index, video, folder/glob of images, or URL"
+    )
+    p.add_argument("--fps", type=float, help="frame rate of an image folder (default 2)")
+    p.add_argument("--out", type=Path, required=True, help="the hand record to write (JSON)")
+    p.add_argument("--table", type=Path, help="table file from 'trickcam calibrate'")
+    p.add_argument("--annotate", type=Path, help="write the annotated video here (mp4)")
+    p.add_argument("--post", metavar="URL", help="a table of 'trickcam serve': .../api/tables/ID")
+    p.add_argument("--token", help="the table's scorer token (with --post)")
+    p.add_argument("--evidence", type=Path, help="write each play's card image to this folder")
+    p.add_argument("--correct", action="append", default=[], metavar="N=CARD",
+                   help="play N (0-based) was CARD: a correction event (repeatable)")  # fmt: skip
+    p.add_argument("--name", action="append", default=[], metavar="N=CARD", dest="names",
+                   help="Clag round 12: play N (0-based), a wild two, names CARD (repeatable)")  # fmt: skip
+    p.add_argument("--model", type=Path, help="card classifier (default models/cards.onnx)")
+    p.add_argument("--pace", action="store_true", help="play files at their own speed (demos)")
+    p.add_argument("--quiet", action="store_true", help="no live lines, no progress bar")
+    p.add_argument("--deck-reader", help=argparse.SUPPRESS)  # read by one deck design's faces
+    p.set_defaults(func=run)
+
+
+def main(argv: list[str]) -> int:
+    """``trickcam watch ARGS`` without the rest of the command line (tests, demo)."""
+    parser = argparse.ArgumentParser(prog="trickcam")
+    register(parser.add_subparsers())
+    args = parser.parse_args(["watch", *argv])
+    return int(args.func(args))
+
+
+def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> str:
+    """One live line for an event (``score``: the running score, shown after a trick)."""
+    if ev.play is not None:
+        p = ev.play
+        line = f"{ev.t:7.1f}s  play {p.index + 1:>2}  seat {p.seat}  {p.card!s:>3}  {p.reading.probability:.2f}"
+        if p.confirm:
+            doubt = p.reading.doubt
+            pair = f" ({doubt[0]} or {doubt[1]}?)" if doubt else ""
+            line += f"  CONFIRM{pair}: {'; '.join(r for r in (p.reading.reason, p.seat_note) if r)}"
+        return line
+    if ev.trick is not None and ev.kind == "trick":
+        tr = ev.trick
+        who = ("team 0-2", "team 1-3")[tr.winner % 2] if spec.teams else f"seat {tr.winner}"
+        line = f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
+        if score is not None:
+            names = (
+                ("team 0-2", "team 1-3") if spec.teams else [f"seat {k}" for k in range(len(score))]
+            )
+            line += "   score " + ", ".join(f"{n} {v}" for n, v in zip(names, score, strict=True))
+        return line
+    if ev.trick is not None:
+        return f"{ev.t:7.1f}s  trick {ev.trick.number} gathered"
+    return f"{ev.t:7.1f}s  {ev.text}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.read.classify import ModelError
+    from vision.sources import SourceError, open_source
+    from vision.track.table import TableFileError, TableGeometry
+    from vision.track.watch import classifier_reader
+
+    try:
+        spec = spec_from_args(args)
+        geometry = TableGeometry.load(args.table) if args.table else None
+        corrections = [_correction(c) for c in args.correct]
+        names = [_correction(c, "--name") for c in args.names]
+        if names and not spec.wild_twos:
+            raise RulesError(
+                f"--name {args.names[0]!r}: twos are wild only in Clag round 12 (--game clag --round 12)"
+            )
+        source = (
+            open_source(args.source, args.fps, log=_warn)
+            if _is_live(args.source)
+            else open_source(args.source, args.fps)
+        )
+        if args.deck_reader:
+            from vision.render.deckreader import deck_reader
+
+            reader = deck_reader(args.deck_reader)
+        else:
+            reader = classifier_reader(str(args.model) if args.model else None)
+        watcher = Watcher(spec, reader, geometry)
+    except (RulesError, SourceError, TableFileError, ModelError, ValueError) as exc:
+        print(f"trickcam watch: {exc}", file=sys.stderr)
+        return 2
+    return loop(args, spec, watcher, source, corrections, names)
+
+
+def _wild_line(index: int, card: object, t: float) -> str:
+    return f"{t:7.1f}s  play {index}: {card} is wild — name it with --name {index}=CARD"
+
+
+def _is_live(spec: str) -> bool:
+    return spec.strip().isdigit() or "://" in spec
+
+
+def _warn(msg: str) -> None:
+    print(f"trickcam watch: {msg}", file=sys.stderr)
+
+
+def _correction(text: str, option: str = "--correct") -> tuple[int, str]:
+    index, sep, card = text.partition("=")
+    if not sep or not index.strip().isdigit():
+        raise RulesError(f"{option} {text!r}: expected N=CARD, e.g. 7=QH")
+    from rules.cards import Card
+
+    return int(index), str(Card.parse(card))
+
+
+def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any,
+         corrections: list[tuple[int, str]], names: list[tuple[int, str]] | None = None) -> int:  # fmt: skip
+    """Run the watcher over the source, print, post, annotate; write the record at the end."""
+    from vision.draw.overlay import draw
+
+    say = (lambda _line: None) if args.quiet else print
+    poster = Poster(args.post, args.token or "", _warn) if args.post else None
+    if poster is not None:
+        for setup in setup_events(spec):
+            poster.add(setup)
+    writer = None
+    bar = None
+    if source.total and not args.quiet and not args.pace:
+        from tqdm import tqdm
+
+        bar = tqdm(total=source.total, unit="frame", file=sys.stderr, leave=False)
+    stopped = "end of source"
+    start = time.monotonic()
+    pending = dict(corrections)
+    pending_names = dict(names or [])
+    try:
+        for frame in source:
+            if args.pace and not getattr(source, "live", False):
+                delay = frame.t - (time.monotonic() - start)
+                if delay > 0:
+                    time.sleep(delay)
+            for ev in watcher.feed(frame.image, frame.t):
+                if bar is not None:
+                    bar.clear()
+                say(describe(ev, spec, watcher.log.running_score()))
+                fixed = ev.play if ev.play is not None else ev.missed
+                if fixed is not None and fixed.index in pending:
+                    fix = watcher.log.correct(
+                        fixed.index, pending.pop(fixed.index), "--correct", frame.t
+                    )
+                    say(f"{frame.t:7.1f}s  correction: play {fix.index + 1} is {fix.card}")
+                if ev.play is not None:
+                    if ev.play.index in pending_names:
+                        named = watcher.log.name(
+                            ev.play.index, pending_names.pop(ev.play.index), "--name", frame.t
+                        )
+                        say(
+                            f"{frame.t:7.1f}s  --name {named.index}: {ev.play.card} names {named.card}"
+                        )
+                    elif ev.play.index in watcher.log.awaiting_names():
+                        say(_wild_line(ev.play.index, ev.play.card, frame.t))
+                if args.evidence and ev.play is not None:
+                    args.evidence.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(
+                        str(args.evidence / f"play_{ev.play.index:02d}_{ev.play.card}.png"),
+                        ev.play.crop,
+                    )
+            if poster is not None:
+                poster.sync(watcher.log)
+            if args.annotate is not None:
+                if writer is None:
+                    h, w = frame.image.shape[:2]
+                    args.annotate.parent.mkdir(parents=True, exist_ok=True)
+                    fps = source.fps or 10.0
+                    writer = cv2.VideoWriter(
+                        str(args.annotate), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h)
+                    )
+                writer.write(draw(frame.image, watcher, frame.t))
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        say("stopped: writing what was seen")
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            writer.release()
+        source.close()
+    record = watch_record(watcher, args.source, stopped)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    say(
+        f"record written to {args.out} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
+    )  # type: ignore[index]
+    if poster is not None and poster.waiting(watcher.log):
+        held = poster.waiting(watcher.log)
+        _warn(
+            f"not posted: {len(held)} play(s) from play {held[0] + 1} on wait behind a play "
+            "the camera missed or saw out of turn; correct it (--correct N=CARD) and run again"
+        )
+    missed = watcher.log.missed()
+    waiting = watcher.log.awaiting_names()
+    if missed:
+        cards = watcher.log.cards()
+        trick_of = {p.index: p.trick for p in watcher.log.plays}
+        _warn(
+            "not scored: the camera missed "
+            + ", ".join(f"play {i + 1} (seat {cards[i][0]}, trick {trick_of[i]})" for i in missed)
+            + " (give --correct N=CARD with N 0-based: "
+            + ", ".join(f"--correct {i}=CARD" for i in missed)
+            + ")"
+        )
+    elif waiting:
+        cards = watcher.log.cards()
+        _warn(
+            "not scored: wild twos await the card they name: "
+            + ", ".join(f"play {i} ({cards[i][1]})" for i in waiting)
+            + " (give --name N=CARD for each)"
+        )
+    elif watcher.complete:
+        from rules.records import format_text, score_record
+
+        try:
+            result = score_record(record)
+            say(format_text(record, result))
+        except RulesError as exc:
+            _warn(f"the record does not score: {exc}")
+    elif stopped == "end of source":
+        done, _ = watcher.log.tricks()
+        _warn(f"the hand is not complete: {len(done)} of {spec.tricks} tricks seen")
+    return 130 if stopped == "interrupted" else 0

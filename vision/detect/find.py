@@ -1,0 +1,378 @@
+"""Find the cards lying face up in a camera frame and warp each to an upright card image.
+
+Why this design: a face-up card is a bright, low-saturation, card-shaped quad, but no single
+threshold separates it from every table (white-ish cloth, glare, vignettes, wood) and cards that
+touch merge into one bright blob. So candidates come from several masks of a downscaled frame:
+
+* *bright*: Otsu on the blurred per-pixel minimum of B, G, R (paper is bright in all three
+  channels; wood, felt and coloured cloth are not);
+* *bright minus edges*: the same with every faint Canny edge cut out, which splits touching
+  and overlapping cards along the thin border or shadow between them;
+* *flat*: the regions between the Canny edges of that per-pixel minimum, which finds cards on
+  tables as bright as they are (a shadow falling across the table is a small step there, so
+  it does not cut a card lying across it off the table);
+* then, only where those found no card: *bright minus edges*, eroded (glare merging into a
+  card's edge), and what lies on the table (the flat mask's holes, and all outside the
+  table's outline) less the cards found (a court card touching another: its busy picture
+  gives no other mask its whole outline).
+
+Each region's outline is fitted with a quad (polygon approximation, then a least-squares line
+per side, intersected, so rounded corners do not pull the corners in; failing that, for an
+outline with a corner cut off, the quad on its four longest sides) and kept if it is
+card-shaped: convex, aspect 0.45-1.0 (a card seen obliquely looks square), filling its quad,
+nothing reaching out of it (two overlapping cards fitted as one), of a plausible size. Then
+each side is snapped onto the card's border in the image (:mod:`vision.detect.edges`: masks lose a
+corner where an index touches the border, a skewed warp reads a wrong card), a court card's
+picture frame is led out to the card around it, and the share of the outline on a border
+(edge support) joins the score.
+
+Candidates from the different masks are merged: duplicates (same place and size, or mostly
+the same pixels) keep the best score; a region tiled by two or more cards (two cards side by
+side look like one card of the same aspect) or cut by the frame's edge (the table) gives way
+to them; a region holding one card off to one side is two touching cards (the other is the
+rest of the region beyond it); a card keeps its picture frame or ornate ace out. Outlines not
+clearly portrait (a card seen obliquely) are warped both ways round (``ambiguous``).
+
+Cards cut by the frame's edge are ``partial``. Cards under others in a fan are found from their
+visible index corner (:mod:`vision.detect.fans`) as ``one_corner`` rows: a guessed outline, read from
+that corner alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.detect.candidates import (
+    COARSE_PENALTY,
+    Candidate,
+    Work,
+    candidates_from_mask,
+    card_from,
+    make_work,
+    rest_masks,
+)
+from vision.detect.fans import corner_index, hidden_card_quads
+from vision.detect.preprocess import CARD_H, CARD_W, order_quad, warp_quad
+from vision.detect.quads import beyond_side, quad_area, quad_shape, quad_sides
+
+WORK_LONG_SIDE = 640
+"""Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
+halves exactly), and still ~55 x 80 px for the smallest card (3 % of the frame), its outline
+snapped onto the border to a fraction of a pixel; quads are scaled back to the frame and the
+warps use the full-resolution frame."""
+
+MIN_AREA_FRACTION = 0.008
+"""Smallest card, as a fraction of the frame area (the target is 3 %; margin for perspective)."""
+
+MAX_AREA_FRACTION = 0.75
+"""Largest card, as a fraction of the frame area (the target is 60 %)."""
+
+AMBIGUOUS_ASPECT = 0.6
+"""Above this aspect, which pair of sides is the card's long one is unclear from the outline:
+such finds carry a second view turned 90 degrees, which the classifier reads when the first
+is not a sure card. Tuned on the real scenes (bench/recognition.py): 0.8 misses three very
+oblique cards that 0.6 reads (real cards are 0.63-0.72, so nearly all carry one)."""
+
+DUPLICATE_OVERLAP = 0.7
+"""Two outlines sharing this much (intersection over union) are one card: cards lying on
+each other show only part of the lower one, never two whole outlines this alike."""
+
+OFF_CENTRE = 0.15
+"""A card found inside a larger outline, this far (a fraction of the outline's size) from its
+middle, is one of two touching cards outlined as one, not the outline's picture frame."""
+
+PAIR_SUPPORT = 0.5
+"""Such a pair is split when both cards have at least this share of every side on a border
+(a side running across paper marks part of a card, not a card)."""
+
+
+@dataclass(frozen=True)
+class Detections:
+    """The cards found in one frame, as parallel arrays (one row per card).
+
+    ``quads`` are in frame pixels, ordered (top-left, top-right, bottom-right, bottom-left) of
+    the upright card (see :func:`vision.detect.preprocess.order_quad`); ``crops`` are the upright
+    ``CARD_W x CARD_H`` warps the classifier reads.
+    """
+
+    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+    areas: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    partial: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    crops: np.ndarray = field(default_factory=lambda: np.zeros((0, CARD_H, CARD_W, 3), np.uint8))
+    ambiguous: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    """Outline not clearly portrait (a card seen obliquely): which sides are the long ones is
+    unclear, and :meth:`alternative` gives the card read the other way round."""
+    alternatives: dict[int, np.ndarray] = field(default_factory=dict)
+    """Second crops made in advance (a hidden card's other guessed outline)."""
+    frame: np.ndarray | None = None
+    """The frame (a reference, not a copy): :meth:`alternative` warps it on demand."""
+    one_corner: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    """Cards hidden under others (see :mod:`vision.detect.fans`): the outline is a guess and only the
+    top-left index corner of the crop is visible; always ``partial`` too."""
+
+    def __len__(self) -> int:
+        return int(self.quads.shape[0])
+
+    def alternative(self, i: int) -> np.ndarray:
+        """Row ``i``'s card read the other way round: the warp taking the outline's other pair
+        of sides as the long ones (made on demand: most frames never need one)."""
+        if i in self.alternatives:
+            return self.alternatives[i]
+        if self.frame is None:
+            return alternative_view(self.crops[i])
+        landscape = warp_quad(self.frame, self.quads[i], size=(CARD_H, CARD_W))
+        return cv2.rotate(landscape, cv2.ROTATE_90_CLOCKWISE)
+
+    def take(self, rows: list[int]) -> Detections:
+        """The detections of ``rows`` only (same frame)."""
+        return Detections(
+            quads=self.quads[rows],
+            areas=self.areas[rows],
+            scores=self.scores[rows],
+            partial=self.partial[rows],
+            crops=self.crops[rows],
+            ambiguous=self.ambiguous[rows],
+            alternatives={
+                k: self.alternatives[r] for k, r in enumerate(rows) if r in self.alternatives
+            },
+            frame=self.frame,
+            one_corner=self.one_corner[rows],
+        )
+
+
+def _overlap(a: Candidate, b: Candidate) -> float:
+    """Intersection over union of two convex outlines."""
+    inter, _ = cv2.intersectConvexConvex(a.quad, b.quad)
+    return float(inter) / (a.area + b.area - float(inter) + 1e-6)
+
+
+def _contains(outer: Candidate, inner: Candidate) -> bool:
+    q = outer.quad.reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
+
+
+def _rest_of(work: Work, blob: Candidate, card: Candidate, min_area: float) -> Candidate | None:
+    """The card beside ``card`` in ``blob`` (two touching cards outlined as one): the part of
+    the blob beyond ``card``'s side that faces the blob's middle, snapped onto its border."""
+    if blob.outline is None:
+        return None
+    rest = beyond_side(blob.outline, card.quad, 0.03 * np.sqrt(card.area))
+    if rest is None or quad_area(rest) < 0.8 * min_area:
+        return None
+    found = card_from(work, rest, min_area, blob.area)
+    if found is None:
+        return None
+    quad, aspect, support = found
+    if support.min() < PAIR_SUPPORT:
+        return None  # a side across paper: part of a card, not a card
+    return Candidate(
+        quad,
+        quad_area(quad),
+        blob.fill,
+        aspect,
+        blob.partial,
+        blob.penalty,
+        float(support.mean()),
+        float(support.min()),
+    )
+
+
+def _select(
+    cands: list[Candidate], work: Work | None = None, min_area: float = 0.0
+) -> list[Candidate]:
+    """Merge candidates from all masks into one find per card (see the module docstring)."""
+    # 1. duplicates: same place, same size -> keep the best-fitting one
+    cands = sorted(cands, key=lambda c: -c.score)
+    unique: list[Candidate] = []
+    for c in cands:
+        dup = False
+        for u in unique:
+            ratio = c.area / u.area
+            dist = float(np.hypot(*(c.centre - u.centre)))
+            # (concentric outlines up to 1.45x apart are one card: the outer side of the
+            # edge band around a small card adds several pixels all round)
+            if 1 / 1.45 < ratio < 1.45 and dist < 0.08 * np.sqrt(u.area):
+                dup = True
+                break
+            # or mostly the same pixels (one outline stretched over the card's shadow)
+            if 1 / 1.45 < ratio < 1.45 and _overlap(c, u) > DUPLICATE_OVERLAP:
+                dup = True
+                break
+        if not dup:
+            unique.append(c)
+    # 2. nesting, largest first. Inside a card, card-shaped quads are its picture frame, an
+    # ornate ace or pips, covering little of it; a region tiled by two or more cards is a blob
+    # of cards, and a region cut by the frame's edge is the table: both give way to the cards.
+    unique.sort(key=lambda c: -c.area)
+    children: list[list[int]] = [[] for _ in unique]
+    has_parent = [False] * len(unique)
+    for i, c in enumerate(unique):
+        for j in range(i - 1, -1, -1):  # the smallest container that holds it
+            if unique[j].area > 1.45 * c.area and _contains(unique[j], c):
+                has_parent[i] = True
+                children[j].append(i)
+                break
+
+    def resolve(i: int) -> list[Candidate]:
+        if not children[i]:
+            return [unique[i]]
+        tiles = [t for k in children[i] for t in resolve(k)]
+        me = unique[i]
+        if me.partial:
+            return tiles  # cut by the frame's edge: the table, a screen, a cut card
+        if len(tiles) >= 2 and sum(t.area for t in tiles) >= 0.5 * me.area:
+            return tiles  # a blob of cards
+        if (
+            len(tiles) == 1
+            and work is not None
+            and tiles[0].area >= 0.3 * me.area
+            and tiles[0].weakest >= PAIR_SUPPORT
+        ):
+            # a picture frame, ornate ace or pips sits in the card's middle; a card off to
+            # one side of the outline is one of two touching cards outlined as one
+            off = float(np.hypot(*(tiles[0].centre - me.centre)))
+            if off > OFF_CENTRE * np.sqrt(me.area):
+                rest = _rest_of(work, me, tiles[0], min_area)
+                if rest is not None:
+                    return [tiles[0], rest]
+        return [me]  # a card and its picture frame, ornate ace or pips
+
+    out: list[Candidate] = []
+    for i, nested in enumerate(has_parent):
+        if not nested:
+            out.extend(resolve(i))
+    return out
+
+
+def _downscale(image: np.ndarray, scale: float) -> np.ndarray:
+    """Shrink by ``scale``: exact halvings (area-averaging, fast) then one linear step."""
+    if scale >= 1.0:
+        return image
+    h, w = image.shape[:2]
+    target = (max(1, round(w * scale)), max(1, round(h * scale)))
+    while image.shape[1] >= 2 * target[0] and image.shape[0] >= 2 * target[1]:
+        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    if image.shape[1] != target[0]:
+        image = cv2.resize(image, target, interpolation=cv2.INTER_LINEAR)
+    return image
+
+
+def find_quads(
+    frame_bgr: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial, and
+    the guessed outlines of cards hidden in fans with their visible index corner)."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
+    small = _downscale(frame_bgr, scale)
+    sh, sw = small.shape[:2]
+    scale = sw / w
+    min_area = MIN_AREA_FRACTION * sh * sw
+    max_area = MAX_AREA_FRACTION * sh * sw
+    cands: list[Candidate] = []
+    seen: list[tuple[float, float, float]] = []
+    done: list[np.ndarray] = []
+    work = make_work(small)
+    for k in range(len(work.masks)):
+        cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
+    work.masks.extend(rest_masks(work, cands))
+    for k in (3, 4):
+        cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
+    chosen = _select(cands, work, min_area)
+    if not chosen:
+        empty = np.zeros((0, 4, 2), np.float32)
+        return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []
+    small_quads = np.stack([c.quad for c in chosen]).astype(np.float32)
+    quads = np.stack([order_quad(q / scale) for q in small_quads]).astype(np.float32)
+    scores = np.array([c.score for c in chosen], np.float32)
+    partial = np.array([c.partial for c in chosen], bool)
+    whole = [q for q, c in zip(small_quads, chosen, strict=True) if not c.partial]
+    hidden: list[tuple[np.ndarray, np.ndarray]] = []
+    if whole:
+        sides = np.array([quad_sides(q) for q in whole])
+        size = (float(np.median(sides[:, 0])), float(np.median(sides[:, 1])))
+        hidden = [
+            (q / scale, p / scale)
+            for q, p in hidden_card_quads(work.masks[0][0], small_quads, size, work.blobs)
+        ]
+    return quads, scores, partial, hidden
+
+
+def alternative_view(crop: np.ndarray) -> np.ndarray:
+    """An upright card crop read the other way round, when the frame is gone: turned 90
+    degrees and stretched back to portrait (blurrier than warping the frame again)."""
+    h, w = crop.shape[:2]
+    return cv2.resize(
+        cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+
+
+def _hidden_rows(
+    frame_bgr: np.ndarray, hidden: list[tuple[np.ndarray, np.ndarray]]
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray | None]]:
+    """Quads and crops (visible index corner at the crop's top-left) of hidden cards; the two
+    guesses from one corner become a row and its alternative."""
+    by_corner: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for quad, corner in hidden:
+        k = corner_index(quad, corner)
+        if k not in (0, 2):
+            continue  # this corner of the guessed card carries no index
+        crop = warp_quad(frame_bgr, quad)
+        if k == 2:
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        # the pile's outline may give one corner twice, a few pixels apart
+        near = max(4.0, 0.04 * float(np.sqrt(quad_area(quad))))
+        key = (round(float(corner[0])), round(float(corner[1])))
+        for other in by_corner:
+            if abs(other[0] - key[0]) <= near and abs(other[1] - key[1]) <= near:
+                key = other
+                break
+        by_corner.setdefault(key, []).append((order_quad(quad), crop))
+    quads, crops, alts = [], [], []
+    for guesses in by_corner.values():
+        quads.append(guesses[0][0])
+        crops.append(guesses[0][1])
+        alts.append(guesses[1][1] if len(guesses) > 1 else None)
+    return quads, crops, alts
+
+
+def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
+    """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
+    with ``hidden_cards``, also the cards of a fan whose index corner alone shows."""
+    if frame_bgr.ndim == 2:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    elif frame_bgr.shape[2] == 4:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
+    quads, scores, partial, hidden = find_quads(frame_bgr)
+    if len(quads) == 0:
+        return Detections()
+    crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
+    ambiguous = np.array([quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
+    one_corner = np.zeros(len(quads), bool)
+    alternatives: dict[int, np.ndarray] = {}
+    h_quads, h_crops, h_alts = _hidden_rows(frame_bgr, hidden) if hidden_cards else ([], [], [])
+    if h_quads:
+        n0, n = len(quads), len(h_quads)
+        quads = np.concatenate([quads, np.stack(h_quads)])
+        scores = np.concatenate([scores, np.zeros(n, np.float32)])
+        partial = np.concatenate([partial, np.ones(n, bool)])
+        crops = np.concatenate([crops, np.stack(h_crops)])
+        ambiguous = np.concatenate([ambiguous, [a is not None for a in h_alts]])
+        alternatives = {n0 + k: a for k, a in enumerate(h_alts) if a is not None}
+        one_corner = np.concatenate([one_corner, np.ones(n, bool)])
+    areas = np.array([quad_area(q) for q in quads], np.float32)
+    return Detections(
+        quads=quads,
+        areas=areas,
+        scores=scores,
+        partial=partial,
+        crops=crops,
+        ambiguous=ambiguous,
+        alternatives=alternatives,
+        frame=frame_bgr,
+        one_corner=one_corner,
+    )

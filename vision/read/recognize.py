@@ -1,0 +1,86 @@
+"""Frame in, named cards out: detection followed by one classifier batch.
+
+Why a separate step: the CLI, the benchmarks and (later) the table tracker all want the same
+thing, a list of finds with outline, card (or None when unsure), confidence and the full
+distribution; finds the classifier calls 'not a card' are dropped here, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.detect.find import Detections, detect
+from vision.read.classify import CardClassifier, Readings
+
+
+@dataclass(frozen=True)
+class Find:
+    """One card found in a frame."""
+
+    quad: np.ndarray
+    """4 x 2 float32 frame pixels: top-left, top-right, bottom-right, bottom-left of the warp."""
+    card: str | None
+    """The card code (``"QH"``), or None when the classifier is unsure or sees a card back."""
+    best: str
+    """The most probable label, even when unsure (a card code, ``back`` or ``none``)."""
+    confidence: float
+    probs: np.ndarray
+    """Probabilities over the 54 labels (``vision.detect.preprocess.LABELS``)."""
+    partial: bool
+    """The outline touches the frame's edge: the card may be cut off."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card,
+            "confidence": round(float(self.confidence), 4),
+            "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
+            "partial": bool(self.partial),
+            **({"best": self.best} if self.card is None else {}),
+        }
+
+
+def finds_from(detections: Detections, readings: Readings) -> list[Find]:
+    """Pair detections with their readings, dropping what the classifier calls 'none', and
+    the cards hidden in fans that could not be named or repeat a card named elsewhere (a
+    hidden card's outline is only a guess: unnamed, it is noise)."""
+    finds = []
+    named = {readings.card(i) for i in range(len(detections)) if not readings.one_corner[i]}
+    hidden: dict[str, int] = {}
+    for i in range(len(detections)):
+        if readings.one_corner[i]:
+            card = readings.card(i)
+            if card is None or card in named:
+                continue
+            if card in hidden and readings.confidence[hidden[card]] >= readings.confidence[i]:
+                continue
+            hidden[card] = i
+    keep_hidden = set(hidden.values())
+    for i in range(len(detections)):
+        if readings.one_corner[i] and i not in keep_hidden:
+            continue
+        if readings.best[i] == "none" and not readings.unsure[i]:
+            continue
+        finds.append(
+            Find(
+                quad=detections.quads[i],
+                card=readings.card(i),
+                best=readings.best[i],
+                confidence=float(readings.confidence[i]),
+                probs=readings.probs[i],
+                partial=bool(detections.partial[i]),
+            )
+        )
+    return finds
+
+
+class Recognizer:
+    """Detection + classification of whole frames (one onnxruntime batch per frame)."""
+
+    def __init__(self, classifier: CardClassifier | None = None) -> None:
+        self.classifier = classifier if classifier is not None else CardClassifier()
+
+    def __call__(self, frame_bgr: np.ndarray) -> list[Find]:
+        detections = detect(frame_bgr)
+        return finds_from(detections, self.classifier.classify(detections))

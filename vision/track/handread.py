@@ -1,0 +1,65 @@
+"""The plays of a hand read together: which cards are certain, and the camera's revisions.
+
+Why apart from the watcher's loop: one card at a time, a misread early play makes a later
+play of its true card look impossible; read together (each card once, :func:`read_hand`),
+the doubtful reading gives way. A doubtful reading therefore never rules its card out for
+later plays (:func:`sure_cards`), and a card read twice is always revised.
+"""
+
+from __future__ import annotations
+
+from rules.cards import Card
+from vision.read.decode import Knowledge, hand_log_probability, one_hot, read_hand
+from vision.track.handlog import HandLog
+
+REVISE_MARGIN = 1.4
+"""The hand read together must be this much more probable (log, about 4x) than the plays
+read one by one before the camera revises an earlier play (unless a card is read twice)."""
+
+CAMERA = "camera: the hand read together"
+
+
+def _human(log: HandLog) -> dict[int, Card]:
+    return {c.index: c.card for c in log.corrections if not c.by.startswith("camera")}
+
+
+def sure_cards(log: HandLog) -> frozenset[Card]:
+    """Cards played for certain: read without doubt, or named by a person."""
+    human = _human(log)
+    return frozenset(
+        c
+        for i, (_, c) in enumerate(log.cards())
+        if c is not None
+        and (i in human or (log.plays[i].reading is not None and not log.plays[i].confirm))
+    )
+
+
+def revise(log: HandLog, t: float) -> list[str]:
+    """Read all plays so far together; where that reading is clearly more probable and
+    differs, or the plays as read show a card twice, correct the plays that differ (events
+    in the log, by the camera). Missed plays nobody has named stay as they are. Returns a
+    line per revision."""
+    human = _human(log)
+    seen = [p for p in log.plays if not p.missed or p.index in human]
+    if len(seen) < 2:
+        return []
+    rows = [
+        one_hot(human[p.index], 1 - 1e-6)[:52] if p.index in human else p.probs[:52] * p.prior
+        for p in seen
+    ]
+    cards = log.cards()
+    current = [c for p in seen if (c := cards[p.index][1]) is not None]
+    knowledge = Knowledge(deck=log.spec.deck, elsewhere=log.spec.elsewhere)
+    best, score = read_hand(rows, knowledge)
+    twice = len(set(current)) < len(current)
+    if best == current or (
+        not twice and score - hand_log_probability(rows, current) < REVISE_MARGIN
+    ):
+        return []
+    lines = []
+    for p, was, now in zip(seen, current, best, strict=True):
+        if was != now:
+            log.correct(p.index, now, by=CAMERA, t=t)
+            why = f"{was} is played twice" if current.count(was) > 1 else "the hand read together"
+            lines.append(f"play {p.index + 1} revised: {was} -> {now} ({why})")
+    return lines

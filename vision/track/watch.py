@@ -1,0 +1,494 @@
+"""The pipeline loop: frames in, plays and tricks out, the hand record at the end.
+
+Per frame only the motion gate runs (a 160-pixel grey copy, a difference, a grid). Detection
+runs when the table settles (or now and then while something keeps moving), and the classifier
+reads only cards that have just come to rest. Each arrival is then one of:
+
+* a *fixture*: before the first lead, the card the game says lies face up (Clabber's upcard,
+  Klaberjass's candidate, Clag's turned trump card) is not a play;
+* a play *back in view* (a hand lifted off it): told by where it lies and how it looks, never
+  by its name alone (a new card may be read as the name an earlier play was misread as);
+* a *play*: its seat is the side of the table it lies on (:mod:`vision.track.seating`; the seat to
+  move only wins a near tie); its card is decoded with the game's knowledge
+  (:mod:`vision.read.decode`), and the hand is read again together (:mod:`vision.track.handread`);
+* nothing: a card back or something that is not a card.
+
+A trick is complete when every player has played to it, and gathered when its cards have left
+the table. One that leaves the table short, or is followed by a card plainly on the side of a
+seat that has played to it, closes with a *missed* play per silent seat: its seat is known,
+its card is not (the record writes ``?``) until a person names it, and no other play moves. A
+person's correction is an event in the log (:class:`Correction`), and the record is the
+replay of the log: nothing is edited in place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import numpy as np
+
+from rules.cards import Card
+from vision.read.decode import (
+    CARD_LABELS,
+    LABELS,
+    DecodeError,
+    Knowledge,
+    aspect,
+    combine,
+    decode,
+    face_probability,
+    marked,
+    prior,
+    shape_doubt,
+    views_doubt,
+)
+from vision.track.games import GameSpec
+from vision.track.handlog import HandLog, PlayEvent, WatchEvent
+from vision.track.handread import revise, sure_cards
+from vision.track.seating import SEAT_TIE_DEGREES, Placement, place
+from vision.track.table import (
+    CardTracker,
+    MotionGate,
+    TableGeometry,
+    Track,
+    TrackerTimes,
+    moved,
+    same_card,
+)
+
+
+class Finds(Protocol):
+    """What the watcher takes of a detector's answer (:class:`vision.detect.find.Detections`)."""
+
+    @property
+    def quads(self) -> np.ndarray: ...
+    @property
+    def crops(self) -> np.ndarray: ...
+    @property
+    def partial(self) -> np.ndarray: ...
+
+
+Reader = Callable[[Sequence[np.ndarray]], np.ndarray]
+"""Upright card images -> N x 54 probabilities (``CardClassifier.read_cards(...).probs``)."""
+
+TRICK_GONE_S = 0.8
+"""A trick's cards count as gone before the next card came only when last seen this long
+before it was (rendered hands: gathering, then leading, takes 2 s or more; a hand sliding a
+card in hides the cards under it just as that card comes)."""
+
+
+class Watcher:
+    """Feed frames; get :class:`WatchEvent` values; ``log`` holds the hand."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        reader: Reader,
+        geometry: TableGeometry | None = None,
+        times: TrackerTimes | None = None,
+        detector: Callable[[np.ndarray], Finds] | None = None,
+    ) -> None:
+        from vision.detect.find import detect
+
+        self.spec = spec
+        self.reader = reader
+        self.geometry = geometry or TableGeometry.default(spec.players)
+        if self.geometry.players != spec.players:
+            raise ValueError(
+                f"the table file has {self.geometry.players} seats; {spec.game} here has {spec.players}"
+            )
+        self.gate = MotionGate()
+        self.tracker = CardTracker(times, replaceable=self._replaceable)
+        self.labels: dict[int, int] = {}  # track id -> the label index it was read as
+        self.detect: Callable[[np.ndarray], Finds] = detector or detect
+        self.log = HandLog(spec)
+        self.fixtures_pending = list(spec.fixtures)
+        self.fixture_tracks: set[int] = set()
+        self.fixture_cards: dict[int, Card] = {}  # track id -> the face-up card it showed
+        self.fixture_places: dict[Card, np.ndarray] = {}
+        self.fixture_looks: dict[Card, Track] = {}  # where each face-up card lay, its look
+        self.ignored_tracks: set[int] = set()
+        self.play_of_track: dict[int, int] = {}
+        self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
+        self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
+        self.size = (0, 0)
+        self.detections = 0
+        self.frames = 0
+        self.gathered = 0
+
+    # -- the loop ---------------------------------------------------------------------------
+    def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
+        self.frames += 1
+        self.size = (image.shape[1], image.shape[0])
+        moved = self.gate.update(image, t)
+        self.tracker.note_motion(moved)
+        if not self.tracker.wants_detection(self.gate, t):
+            return []
+        found = self.detect(image)
+        self.detections += 1
+        arrived, left = self.tracker.update(found.quads, found.crops, found.partial, self.gate, t)
+        events: list[WatchEvent] = []
+        for tr in arrived:
+            events.extend(self._arrived(tr, t))
+        for tr in left:
+            events.extend(self._left(tr, t))
+        if self._look_again():
+            events.extend(self._revise(t))
+        return events
+
+    def _look_again(self) -> bool:
+        """Read the new views of resting played cards; clear ones join the play's evidence.
+        True when some play's evidence changed (the hand is then read together again)."""
+        changed = False
+        for tr in self.tracker.live():
+            index = self.play_of_track.get(tr.id)
+            seen = self.views_read.get(tr.id, len(tr.crops))
+            if index is None or len(tr.crops) <= seen:
+                continue
+            self.views_read[tr.id] = len(tr.crops)
+            play = self.log.plays[index]
+            for probs in self.reader(tr.crops[seen:]):
+                # only a clear view counts: a hand resting on the card is not evidence
+                if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6:
+                    play.views.append(np.asarray(probs, np.float64))
+                    play.probs = combine(play.views)
+                    changed = True
+        return changed
+
+    def _replaceable(self, tr: Track, seen: set[int], crop: np.ndarray | None) -> bool:
+        """A played card may give its place to another once its trick is complete and
+        gathered: none of the trick's other cards is still seen in place. A card of the trick
+        in progress only to a find that plainly shows another card (``crop``): when a play
+        was missed, that trick never completes, and the next trick's card landing where
+        one of its cards lay must still arrive."""
+        index = self.play_of_track.get(tr.id)
+        if index is None:
+            return True
+        done, _ = self.log.tricks()
+        play = self.log.plays[index]
+        if play.trick > len(done):
+            return crop is not None and self._another_card(play, crop)
+        others = {p.track_id for p in self.log.plays if p.trick == play.trick} - {tr.id}
+        return not (others & seen)
+
+    def _another_card(self, play: PlayEvent, crop: np.ndarray) -> bool:
+        """Does ``crop`` plainly show a card other than ``play``'s (not the same card under
+        a hand, nor a doubtful view)?"""
+        if same_card(play.crop, crop):
+            return False
+        probs = self.reader([crop])[0]
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        if face_probability(probs) < 0.9 or float(probs[best]) < 0.8:
+            return False
+        return CARD_LABELS[best] != self.log.cards()[play.index][1]
+
+    def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
+        probs = combine(self.reader(tr.crops))
+        self.labels[tr.id] = int(np.argmax(probs))
+        if face_probability(probs) < 0.5:
+            self.ignored_tracks.add(tr.id)
+            return []
+        if self.fixtures_pending and not self.log.plays:
+            fixture = self._fixture(tr, probs, t)
+            if fixture is not None:
+                return [fixture]
+        back = self._seen_again(tr, probs, t)
+        if back is not None:
+            return back
+        filled = self._fill(tr, probs, t)
+        if filled is not None:
+            return filled
+        if self.complete:
+            return [
+                WatchEvent(
+                    "note",
+                    t,
+                    text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
+                )
+            ]
+        where = self._place(tr)
+        over = where.over
+        events = self._infer_missed(t, why=where.note) if over else []
+        try:
+            played = self._play(tr, probs, t, where.seat, "" if over else where.note)
+        except DecodeError as exc:
+            return [
+                *events,
+                WatchEvent("note", t, text=f"a card that cannot be read as a play: {exc}"),
+            ]
+        if over:  # the trick closed by a missed play: its winner is who leads now
+            done, _ = self.log.tricks()
+            events.append(WatchEvent("trick", t, trick=done[-1]))
+        return [*events, played, *self._revise(t), *self._trick_events(t)]
+
+    def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
+        """Before the first lead, the face-up card of the deal: it reads as that card, or it
+        lies anywhere but on the side of the seat that leads (when that is not the dealer)."""
+        cards = probs[:52]
+        best = int(np.argmax(cards))
+        for fx in self.fixtures_pending:
+            i = CARD_LABELS.index(fx)
+            if i == best or cards[i] >= 0.3 * cards[best]:
+                self._fixed(fx, tr)
+                return WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")
+        leader = self.spec.first_leader
+        if leader != self.spec.dealer and self.geometry.seat_of(tr.centre, self.size) != leader:
+            # before the lead, a card that is not on the leader's side is not the lead
+            fx = self.fixtures_pending[0]
+            self._fixed(fx, tr)
+            return WatchEvent(
+                "fixture", t,
+                text=f"{fx} lies face up before the lead: not a play (it reads as {CARD_LABELS[best]}: check the camera)",
+            )  # fmt: skip
+        return None
+
+    def _fixed(self, card: Card, tr: Track) -> None:
+        self.fixtures_pending.remove(card)
+        self.fixture_tracks.add(tr.id)
+        self.fixture_cards[tr.id] = card
+        self.fixture_places[card] = tr.centre
+        self.fixture_looks[card] = Track(tr.id, np.asarray(tr.quad), 0, 0, [tr.crops[-1]])
+
+    def _revise(self, t: float) -> list[WatchEvent]:
+        """The camera's revisions of earlier plays, the hand read together
+        (:func:`vision.track.handread.revise`), as events."""
+        return [WatchEvent("revised", t, text=line) for line in revise(self.log, t)]
+
+    def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
+        """A card already played, back in view (a hand lifted off it, or a trick not yet
+        gathered pushed about): the same play again, never a new one.
+
+        Told by where and when it lies, never by its name alone: a card whose own track is
+        still in view is not back; one of a trick already gathered is back only lying exactly
+        where it lay and looking the same (a new card slid in never lands exactly there, and
+        may well be read as the name an earlier play was misread as)."""
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        card = CARD_LABELS[best]
+        fixture_again = card in self.spec.elsewhere or self._near(tr, self.fixture_places.get(card))
+        if probs[best] >= 0.5 and fixture_again:
+            self.fixture_tracks.add(tr.id)
+            text = f"{card}, the face-up card of the deal, is in view again"
+            return [WatchEvent("note", t, text=text)]
+        for fx, was in self.fixture_looks.items():
+            # a face-up card that stays (Clag's trump card) is back where it lay, whatever
+            # it reads as now (a card touching it cuts its outline, and its index)
+            close = float(np.hypot(*(tr.centre - was.centre))) < 0.25 * np.sqrt(was.area)
+            here = close or (self._near(tr, was.centre) and same_card(was.crops[0], tr.crops[0]))
+            if fx in self.spec.elsewhere and here:
+                self.fixture_tracks.add(tr.id)
+                text = f"{fx}, the face-up card of the deal, is in view again (it reads as {card})"
+                return [WatchEvent("note", t, text=text)]
+        live = {x.id for x in self.tracker.live()}
+        for play in reversed(self.log.plays):
+            if play.missed or play.track_id in live:
+                continue
+            looks_same = same_card(play.crop, tr.crops[0])
+            if play.trick <= self.gathered:
+                if moved(play.quad, tr.quad) or not looks_same:
+                    continue
+            else:
+                now = self.log.cards()[play.index][1]
+                named = card in (play.card, now) and probs[best] >= 0.5
+                if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
+                    # pushed aside on its own side: a card of the trick in progress is
+                    # played once, so one reading plainly as it there is it
+                    pushed = (
+                        named
+                        and probs[best] >= 0.9
+                        and play.trick == len(self.log.tricks()[0]) + 1
+                        and self.geometry.seat_of(tr.centre, self.size) == play.seat
+                    )
+                    if not pushed:
+                        continue
+                elif not (named or looks_same or not moved(play.quad, tr.quad)):
+                    continue
+            self.play_of_track[tr.id] = play.index
+            play.track_id = tr.id
+            text = f"{play.card} (play {play.index + 1}) is in view again"
+            if play.trick <= self.gathered:  # it was covered, not gathered
+                self.gathered = play.trick - 1
+                text += f": trick {play.trick} is still on the table"
+            return [WatchEvent("note", t, text=text)]
+        return None
+
+    @staticmethod
+    def _near(tr: Track, place: np.ndarray | None) -> bool:
+        if place is None:
+            return False
+        return float(np.hypot(*(tr.centre - place))) < 0.6 * np.sqrt(max(tr.area, 1.0))
+
+    def _place(self, tr: Track) -> Placement:
+        """Whose card it is, from where it lies (:func:`vision.track.seating.place`)."""
+        _done, current = self.log.tricks()
+        return place(
+            self.geometry.distances(tr.centre, self.size),
+            {s for s, _ in current},
+            self.log.to_move(),
+            bool(current) and self._trick_left(tr.first_seen),
+        )
+
+    def _trick_left(self, before: float = math.inf) -> bool:
+        """Have all the cards seen in the trick in progress left the table (last seen
+        :data:`TRICK_GONE_S` before ``before``)? A gathered trick leaves before the next lead
+        is slid in; a hand sliding a card in over the trick's cards hides them as it comes."""
+        done, _ = self.log.tricks()
+        plays = [p for p in self.log.plays if p.trick == len(done) + 1 and not p.missed]
+        ids = {p.track_id for p in plays}
+        live = self.tracker.live()
+        if not ids or ids & {tr.id for tr in live}:
+            return False
+        # a card lying where one of the trick's cards lay: that card back in view after a hand
+        # covered the table (a gathering arm hides every card at once), not yet re-linked
+        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in plays]
+        if any(self._near(tr, place) for tr in live for place in places):
+            return False
+        return all(self.last_seen.get(i, -math.inf) < before - TRICK_GONE_S for i in ids)
+
+    def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
+        """Close the trick in progress with a missed play for each seat that showed no card
+        (clockwise; the seat that was to lead leads). The card is never guessed: the play is
+        marked for a person to name (a correction)."""
+        done, current = self.log.tricks()
+        if not current:
+            return []
+        number = len(done) + 1
+        left = self._trick_left()
+        events = [
+            WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
+            for play in self.log.close_short(why)
+        ]
+        if left and number > self.gathered:
+            self.gathered = number
+            trick = self.log.tricks()[0][number - 1]
+            trick.gathered = True
+            events.append(WatchEvent("gathered", t, trick=trick))
+        return events
+
+    def _fill(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
+        """A card on the side of a seat whose play to the latest trick was inferred missed
+        (its trick seemed to leave the table: a hand lay over it) is that play after all."""
+        if not self.log.plays:
+            return None
+        latest = max(p.trick for p in self.log.plays)
+        cards = self.log.cards()
+        dist = self.geometry.distances(tr.centre, self.size)
+        nearest = int(np.argmin(dist))
+        for m in self.log.plays:
+            if m.trick != latest or not m.missed or cards[m.index][1] is not None:
+                continue
+            if dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
+                try:
+                    played = self._play(tr, probs, t, m.seat, "", into=m)
+                except DecodeError:
+                    return None
+                text = f"play {m.index + 1}, seat {m.seat}'s card taken as missed, shows after all"
+                return [
+                    WatchEvent("note", t, text=text),
+                    played,
+                    *self._revise(t),
+                    *self._trick_events(t),
+                ]
+        return None
+
+    def _play(
+        self,
+        tr: Track,
+        probs: np.ndarray,
+        t: float,
+        seat: int,
+        note: str,
+        into: PlayEvent | None = None,
+    ) -> WatchEvent:
+        """The card of ``tr`` played by ``seat``: a new play, or the card of the missed play
+        ``into`` (which nobody had named)."""
+        played = sure_cards(self.log)
+        knowledge = Knowledge(
+            deck=self.spec.deck,
+            played=played,
+            elsewhere=self.spec.elsewhere,
+            void=self.log.voids(seat),
+            wild_twos=self.spec.wild_twos,
+        )
+        views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
+        # the same seat's cards: a tilted camera foreshortens each side of the table, and
+        # each seat's cards, differently (a card's apparent shape depends on where it lies)
+        others = [aspect(p.quad) for p in self.log.plays if not p.missed and p.seat == seat]
+        doubts = (shape_doubt(aspect(tr.quad), others), views_doubt(views))
+        reading = marked(decode(probs, knowledge), "; ".join(d for d in doubts if d))
+        void_only = Knowledge(
+            deck=self.spec.deck,
+            elsewhere=self.spec.elsewhere,
+            void=knowledge.void,
+            wild_twos=self.spec.wild_twos,
+        )
+        done, _ = self.log.tricks()
+        play = PlayEvent(
+            index=len(self.log.plays) if into is None else into.index,
+            seat=seat,
+            card=reading.card,
+            t=tr.first_seen,
+            trick=len(done) + 1 if into is None else into.trick,
+            reading=reading,
+            probs=probs,
+            crop=tr.crops[-1],
+            quad=np.asarray(tr.quad),
+            track_id=tr.id,
+            seat_note=note,
+            prior=prior(void_only),
+        )
+        if into is None:
+            self.log.plays.append(play)
+        else:
+            self.log.plays[into.index] = play
+        self.play_of_track[tr.id] = play.index
+        self.views_read[tr.id] = len(tr.crops)
+        play.views = views
+        return WatchEvent("play", t, play=play)
+
+    def _trick_events(self, t: float) -> list[WatchEvent]:
+        done, current = self.log.tricks()
+        if not current and done and len(done) * self.spec.players == len(self.log.plays):
+            return [WatchEvent("trick", t, trick=done[-1])]
+        return []
+
+    def _left(self, tr: Track, t: float) -> list[WatchEvent]:
+        self.last_seen[tr.id] = tr.last_seen
+        if tr.id in self.fixture_tracks:
+            return [WatchEvent("note", t, text="the face-up card was taken up")]
+        index = self.play_of_track.get(tr.id)
+        if index is None:
+            return []
+        done, _ = self.log.tricks()
+        number = self.log.plays[index].trick
+        events: list[WatchEvent] = []
+        if number == len(done) + 1 == self.spec.tricks and self._trick_left():
+            # the last trick gathered short: no lead will follow to show it, so now
+            events = self._infer_missed(t, "the last trick left the table short")
+            done, _ = self.log.tricks()
+        trick_ids = [p.track_id for p in self.log.plays if p.trick == number]
+        gone = {i for i in trick_ids if all(tt.id != i for tt in self.tracker.live())}
+        if number <= len(done) and len(gone) == len(trick_ids) and number > self.gathered:
+            self.gathered = number
+            trick = done[number - 1]
+            trick.gathered = True
+            return [*events, WatchEvent("gathered", t, trick=trick)]
+        return events
+
+    @property
+    def complete(self) -> bool:
+        done, current = self.log.tricks()
+        return len(done) >= self.spec.tricks and not current
+
+
+def classifier_reader(model_path: str | None = None, threads: int = 1) -> Reader:
+    """The shipped ONNX classifier as a :data:`Reader`."""
+    from vision.read.classify import MODEL_PATH, CardClassifier
+
+    clf = CardClassifier(model_path or MODEL_PATH, threads=threads)
+
+    def read(crops: Sequence[np.ndarray]) -> np.ndarray:
+        return clf.read_cards(np.stack(list(crops))).probs
+
+    return read
