@@ -156,10 +156,22 @@ class FrameResult:
     notes: list[str] = field(default_factory=list)
 
 
-def hand_key(current: JSON) -> tuple[Any, ...]:
-    """What identifies the hand a watcher follows (a new deal or a changed bidding: anew)."""
+def hand_key(current: JSON, deal_seq: int) -> tuple[Any, ...]:
+    """What identifies the hand a watcher follows (a new deal or a changed bidding: anew).
+
+    The first item, the seq of the hand's deal in the table's log, is unique per table for
+    ever (a hand's number starts again in every game): it makes the camera's
+    Idempotency-Keys, so game 2's plays are never taken for repeats of game 1's."""
     bids = tuple((b.get("seat"), str(b.get("bid"))) for b in current.get("bids") or ())
-    return (current.get("number"), current.get("dealer"), current.get("upcard"), bids)
+    return (deal_seq, current.get("number"), current.get("dealer"), current.get("upcard"), bids)
+
+
+def last_deal_seq(effective: Sequence[tuple[int, JSON]]) -> int:
+    """The seq of the latest deal that counts in the table's log (0: none)."""
+    for seq, payload in reversed(effective):
+        if payload.get("type") == "deal":
+            return seq
+    return 0
 
 
 def game_spec(game: str, current: JSON | None, players: int = 4) -> tuple[Any, str]:
@@ -220,13 +232,14 @@ class TableCamera:
 
             detections = detect(image)
             cards = vision.cards(detections)
-            current = store.snapshot(meta).state.get("current")
+            snap = store.snapshot(meta)
+            current = snap.state.get("current")
             spec, reason = game_spec(meta.game, current, len(meta.players))
             if spec is None:
                 self.key, self.watcher = None, None
                 return FrameResult(cards, False, reason)
             assert current is not None
-            key = hand_key(current)
+            key = hand_key(current, last_deal_seq(snap.effective))
             if key != self.key or self.watcher is None:
                 self._start(spec, vision.read, key)
             self.watcher.detect = _once(detections)  # detection runs once a frame
@@ -251,9 +264,8 @@ class TableCamera:
             if self.refused.get(i) == str(card):
                 return  # refused as it stands: the plays after it wait for a correction
             payload = {"type": "play", "seat": seat, "card": str(card)}
-            key_i = (
-                f"camera-{key[0]}-{i}" if i not in self.refused else f"camera-{key[0]}-{i}-{card}"
-            )
+            # the deal's seq: unique per table for ever (see hand_key)
+            key_i = f"camera-d{key[0]}-{i}" + ("" if i not in self.refused else f"-{card}")
             done = self._append(store, meta, payload, key_i, result)
             if done is None:
                 self.refused[i] = str(card)
@@ -289,7 +301,7 @@ class TableCamera:
                 "seq": seq,
                 "event": {"type": "play", "seat": seat, "card": str(c.card)},
             }
-            self._append(store, meta, payload, f"camera-{key[0]}-fix-{n}", result)
+            self._append(store, meta, payload, f"camera-d{key[0]}-fix-{n}", result)
         self.corrections = len(corrections)
 
     @staticmethod

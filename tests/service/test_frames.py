@@ -262,3 +262,64 @@ def clag_round_events(
         for k, played in enumerate(trick):
             events.append({"type": "play", "seat": (leader + k) % players, "card": str(played)})
     return events
+
+
+def test_a_camera_fed_table_records_the_plays_of_its_second_game(
+    client: TestClient, rendered_hand: tuple[list[np.ndarray], dict]
+) -> None:
+    """Issue 14 item 1: the camera's Idempotency-Keys must be unique per table for ever. The
+    same rendered hand is played as game 1 (the camera posts its first trick, the scorer the
+    rest; a game to 1 point ends with the hand) and again as game 2: the camera's plays of
+    game 2 must be recorded as game 2's, not answered as repeats of game 1's."""
+    from vision.render.tablevideo import deck_reader
+
+    frames, truth = rendered_hand
+    client.app.state.cameras = Cameras(  # type: ignore[attr-defined]
+        vision=ReaderVision(deck_reader(truth["look"]["deck"]))
+    )
+    r = client.post(
+        "/api/tables",
+        json={"game": "clabber", "name": "Cam", "players": PLAYERS4, "options": {"game_target": 1}},
+    )
+    table, auth = r.json()["id"], {"Authorization": f"Bearer {r.json()['scorer_token']}"}
+    args = truth["watch_args"]
+
+    def camera_trick() -> list[dict[str, Any]]:
+        deal_and_bid(client, table, auth, args)
+        accepted: list[dict[str, Any]] = []
+        for i, frame in enumerate(frames):
+            r = post_frame(client, table, auth, png(frame), t=i / 8)
+            assert r.status_code == 200, r.text
+            assert r.json()["refused"] == [], r.json()["refused"]
+            accepted += r.json()["accepted"]
+        return accepted
+
+    first = camera_trick()
+    assert len(first) == 4
+    # the scorer names any card the crude deck reader got wrong, then plays out the hand
+    for got, play in zip(first, truth["plays"][:4], strict=True):
+        if got["event"]["card"] != play["card"]:
+            fix = {
+                "type": "correct",
+                "seq": got["seq"],
+                "event": {**got["event"], "card": play["card"]},
+            }
+            assert (
+                client.post(f"/api/tables/{table}/events", json=fix, headers=auth).status_code
+                == 200
+            )
+    for play in truth["plays"][4:]:
+        event = {"type": "play", "seat": play["seat"], "card": play["card"]}
+        r = client.post(f"/api/tables/{table}/events", json=event, headers=auth)
+        assert r.status_code == 200, r.text
+    state = client.get(f"/api/tables/{table}").json()
+    assert state["games"][0]["over"], state["games"]
+    # the camera sees the game is over, then the same hand is dealt as game 2's first
+    r = post_frame(client, table, auth, png(frames[0]), t=1000.0)
+    assert r.json()["watching"] is False
+    second = camera_trick()
+    assert [e["event"]["seat"] for e in second] == [p["seat"] for p in truth["plays"][:4]]
+    assert all(e["seq"] > first[-1]["seq"] for e in second), "game 1's events, not new ones"
+    state = client.get(f"/api/tables/{table}").json()
+    assert len(state["games"]) == 2
+    assert len(state["current"]["tricks"]) == 1  # game 2's first trick, recorded
