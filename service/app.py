@@ -24,6 +24,7 @@ from service.limits import BodySizeLimit
 from service.live import Broker
 from service.settings import Settings
 from service.store import IdempotencyMismatch, Store
+from service.strict_json import safe_errors
 
 # the youngest generation's collection threshold (CPython's default is 700): see tune_gc
 GC_YOUNG_THRESHOLD = 10_000
@@ -69,7 +70,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if err.get("type") in ("union_tag_invalid", "union_tag_not_found"):
                 err["loc"] = (*err.get("loc", ()), "type")  # the discriminator is the field
             errors.append(err)
-        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
+        # echoed input made encodable: a NaN or a lone surrogate must not turn a 422 into a 500
+        return JSONResponse(
+            status_code=422, content={"detail": safe_errors(jsonable_encoder(errors))}
+        )
 
     @app.exception_handler(RulesError)
     async def _rules_error(_request: Request, exc: RulesError) -> JSONResponse:

@@ -15,6 +15,7 @@ from service.live import stream_messages
 from service.pg_notify import CommitListener
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
 from service.schemas import EventAccepted, EventIn, EventRecordOut
+from service.strict_json import StrictJSONRoute
 
 MAX_SEQ = 2**31 - 1  # a database integer: a larger number is 422, not a driver's overflow
 
@@ -40,7 +41,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         listener.stop()
 
 
-router = APIRouter(prefix="/api/tables/{table_id}", tags=["events"], lifespan=lifespan)
+router = APIRouter(
+    prefix="/api/tables/{table_id}",
+    tags=["events"],
+    lifespan=lifespan,
+    route_class=StrictJSONRoute,
+)
 
 
 @router.post(

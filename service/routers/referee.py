@@ -23,6 +23,7 @@ from service.live import Broker
 from service.routers.deps import BrokerDep, ScorerTableDep, StoreDep, TableDep
 from service.routers.tournaments import TournamentsDep
 from service.store import Snapshot, Store, TableMeta
+from service.strict_json import StrictJSONRoute
 from service.tournament_schemas import PlayEvidenceIn, PlayRulingIn, RefereeEventIn
 from service.tournament_store import TournamentMeta
 
@@ -30,7 +31,7 @@ from service.tournament_store import TournamentMeta
 # with a number its INTEGER column cannot hold (schemathesis found 2**63 answering 500).
 Seq = Annotated[int, Path(ge=0, le=2**62, description="the event's number in the table's log")]
 
-router = APIRouter(tags=["referee"])
+router = APIRouter(tags=["referee"], route_class=StrictJSONRoute)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

@@ -13,8 +13,9 @@ from service.routers.deps import StoreDep, TableDep
 from service.routers.referee import EvidenceDep
 from service.schemas import TableCreate, TableCreated, TableStateOut, TableSummary
 from service.sheet import score_sheet_csv
+from service.strict_json import StrictJSONRoute
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJSONRoute)
 
 EXPORT_FORMAT = "trickcam-table-log"
 

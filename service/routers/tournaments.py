@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service.live import JSON, sse
 from service.routers.deps import BrokerDep, SettingsDep
+from service.strict_json import StrictJSONRoute
 from service.tournament_schemas import (
     ScheduledTable,
     StandingOut,
@@ -23,7 +24,7 @@ from service.tournament_schemas import (
 )
 from service.tournament_store import TournamentMeta, TournamentStore
 
-router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], route_class=StrictJSONRoute)
 
 
 def get_tournaments(request: Request) -> TournamentStore:

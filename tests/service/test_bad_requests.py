@@ -155,3 +155,48 @@ def test_an_idempotency_key_with_a_nul_character_is_422(client: TestClient) -> N
     )
     assert r.status_code == 422
     assert client.get(f"/api/tables/{table}").json()["seq"] == 0
+
+
+ODD_EVENTS = [
+    '{"type": "play", "seat": NaN, "card": "9H"}',
+    '{"type": "play", "seat": Infinity, "card": "9H"}',
+    '{"type": "play", "seat": -Infinity, "card": "9H"}',
+    '{"type": "play", "seat": 0, "card": "\\ud800"}',
+    '{"type": "bid", "seat": 1, "bid": "\\udfff"}',
+    '{"type": "announce", "seat": 1, "what": "\\ud800x"}',
+    '{"type": "deal", "dealer": 0, "upcard": "9H", "note\\ud800": 1}',
+    '{"type": "misdeal", "reason": "\\ud83d"}',
+]
+
+
+@pytest.mark.parametrize("raw", ODD_EVENTS)
+def test_nan_infinity_and_lone_surrogates_are_422_never_500(client: TestClient, raw: str) -> None:
+    """Issue 14 item 6: the validation-error handler echoed input JSON cannot encode (a NaN,
+    an Infinity, a lone surrogate) and answered 500. Now: 422, safely echoed, nothing written."""
+    table, auth = new_table(client)
+    r = client.post(
+        f"/api/tables/{table}/events",
+        content=raw.encode(),
+        headers={**auth, "Content-Type": "application/json"},
+    )
+    assert r.status_code == 422, (r.status_code, r.text[:300])
+    assert r.json()["detail"]  # valid JSON that says what is wrong
+    assert client.get(f"/api/tables/{table}").json()["seq"] == 0
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"game": "clabber", "name": "\\ud800", "players": ["A", "B", "C", "D"]}',
+        '{"game": "clabber", "name": "T", "players": ["A", "B", "C", "\\udc00"]}',
+        '{"game": "clabber", "name": "T", "players": ["A", "B", "C", "D"], "options": {"x": NaN}}',
+        '{"game": "clabber", "name": NaN, "players": ["A", "B", "C", "D"]}',
+    ],
+)
+def test_odd_numbers_and_text_in_a_new_table_are_422(client: TestClient, raw: str) -> None:
+    r = client.post(
+        "/api/tables", content=raw.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code == 422, (r.status_code, r.text[:300])
+    assert r.json()["detail"]
+    assert client.get("/api/tables").json() == []
