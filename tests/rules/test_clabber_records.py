@@ -16,6 +16,7 @@ from clabber_deals import BASE_PLAYS, OVER_PLAYS
 from rules.cards import cards
 from rules.clabber.records import format_text, score_record
 from rules.errors import RecordError
+from tests.ci import need
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "datasets" / "samples" / "clabber_match.json"
@@ -301,8 +302,7 @@ def test_cards_recorded_after_a_renege_show_the_innocent_teams_melds() -> None:
 def test_installed_trickcam_script_scores_the_sample() -> None:
     """The console script itself (``pip install -e .`` puts it beside the interpreter)."""
     script = shutil.which("trickcam", path=str(Path(sys.executable).parent))
-    if script is None:
-        pytest.skip("the trickcam console script is not installed beside this interpreter")
+    need(script, f"the trickcam console script beside {sys.executable} (pip install -e .)")
     done = subprocess.run(
         [script, "score", "--format", "text", str(SAMPLE)],
         capture_output=True,

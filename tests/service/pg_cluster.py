@@ -6,7 +6,7 @@ PostgreSQL refuses to run as root: as root (CI), the cluster belongs to the ``po
 system user the Debian package creates, and its binaries run through ``runuser``.
 
 Where the binaries are absent the tests skip with a clear message, except under ``CI=true``,
-where they fail: CI installs PostgreSQL and must test it.
+where they fail: CI installs PostgreSQL and must test it (tests/ci.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
+from typing import NoReturn
 
 SEARCH = ("/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin", "/usr/pgsql-*/bin")
 
@@ -43,11 +42,12 @@ def pg_bin() -> Path | None:
     return None
 
 
-def skip_or_fail(reason: str) -> None:
-    """Skip, or fail under CI=true (CI must not skip the PostgreSQL tests)."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{reason} (CI=true: the PostgreSQL tests must run)")
-    pytest.skip(reason)
+def missing(what: str) -> NoReturn:
+    """Skip, or fail under ``CI=true``: tests/ci.py's rule (imported here, when needed:
+    bench/service.py loads this module without the repository's root on its path)."""
+    from tests.ci import missing
+
+    missing(what)
 
 
 class Cluster:
@@ -116,12 +116,11 @@ def throwaway_cluster(durable: bool = False) -> Iterator[Cluster]:
     ``durable``: fsync and synchronous commit on, as a real server (for benchmarks)."""
     bin_dir = pg_bin()
     if bin_dir is None:
-        skip_or_fail("PostgreSQL is not installed (no initdb/pg_ctl; apt-get install postgresql)")
-        raise AssertionError("unreachable")
+        missing("PostgreSQL's initdb and pg_ctl (apt-get install postgresql, or TRICKCAM_PG_BIN)")
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        skip_or_fail("psycopg is not installed (pip install 'psycopg[binary]')")
+        missing("psycopg (pip install 'psycopg[binary]')")
     run_as = None
     # short path: a unix socket's path must stay under ~100 bytes
     folder = Path(tempfile.mkdtemp(prefix="tcpg-", dir="/tmp"))
@@ -129,8 +128,7 @@ def throwaway_cluster(durable: bool = False) -> Iterator[Cluster]:
         try:
             user = pwd.getpwnam("postgres")
         except KeyError:
-            skip_or_fail("running as root and there is no 'postgres' user to run PostgreSQL as")
-            raise AssertionError("unreachable") from None
+            missing("a 'postgres' user to run PostgreSQL as, when running as root")
         os.chown(folder, user.pw_uid, user.pw_gid)
         run_as = "postgres"
     cluster = Cluster(bin_dir, folder, run_as, durable)

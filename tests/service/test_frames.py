@@ -25,6 +25,7 @@ from svc_helpers import PLAYERS4
 from service.app import create_app
 from service.camera import Cameras, ReaderVision
 from service.settings import Settings
+from tests.ci import need, needs
 from vision.read.classify import MODEL_PATH
 
 
@@ -133,8 +134,8 @@ def test_posted_frames_of_a_rendered_hand_become_the_plays_of_its_first_trick(
         client.app.state.cameras = Cameras(  # type: ignore[attr-defined]
             vision=ReaderVision(deck_reader(truth["look"]["deck"]))
         )
-    elif not MODEL_PATH.is_file():
-        pytest.skip(f"the card model {MODEL_PATH} is not there yet (trickcam train)")
+    else:
+        need(MODEL_PATH.is_file(), f"the card model {MODEL_PATH} (trickcam train)")
     table, auth = new_table(client)
     # before the bidding is over the camera names the cards but follows no hand
     r = post_frame(client, table, auth, png(frames[0]), t=0.0)
@@ -160,10 +161,7 @@ def test_posted_frames_of_a_rendered_hand_become_the_plays_of_its_first_trick(
     assert len(state["current"]["tricks"]) == 1  # the first trick, complete
 
 
-@pytest.mark.skipif(
-    not MODEL_PATH.is_file(),
-    reason=f"the card model {MODEL_PATH} is not there yet (trickcam train)",
-)
+@needs(MODEL_PATH.is_file(), f"the card model {MODEL_PATH} (trickcam train)")
 def test_the_shipped_model_names_the_cards_of_a_still_frame(client: TestClient) -> None:
     from vision.render.decks import HELDOUT, list_decks, load_deck
     from vision.render.scene import card_quad, paste_card, table_texture

@@ -20,6 +20,8 @@ import httpx
 import pytest
 from svc_helpers import base_hand_events, free_port
 
+from tests.ci import need, need_module
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +32,7 @@ TEAMS = [
     {"name": "Kings", "players": ["Bob", "Bea"]},
 ]
 
-if os.environ.get("CI") != "true":  # under CI the browser tests must run, never skip
-    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+need_module("playwright.sync_api", "playwright (extra 'dev'; ./dev.sh test installs it)")
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 
@@ -69,10 +70,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"no Chromium at {CHROMIUM} (set TRICKCAM_CHROMIUM)")
-        pytest.skip(f"no Chromium at {CHROMIUM} (set TRICKCAM_CHROMIUM)")
+    need(
+        shutil.which(CHROMIUM) is not None or Path(CHROMIUM).exists(),
+        f"Chromium at {CHROMIUM} (apt-get install chromium, or set TRICKCAM_CHROMIUM)",
+    )
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from tests.ci import missing, need, needs
 from vision.detect.find import detect
 from vision.detect.preprocess import LABELS, PREPROCESSING
 from vision.read.classify import (
@@ -30,10 +30,7 @@ from vision.render.scene import card_quad, paste_card, table_texture
 
 REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
 
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.is_file(),
-    reason=f"no trained model yet at {MODEL_PATH} (vision/train/trainer.py)",
-)
+needs_model = needs(MODEL_PATH.is_file(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 
 def _onehotish(label: str, p: float) -> np.ndarray:
@@ -125,12 +122,10 @@ def _rendered_deck() -> dict[str, np.ndarray]:
         if decks:
             return load_deck(decks[0])
     except Exception as exc:  # noqa: BLE001 - decks need Debian's card packages
-        reason = f"no rendered deck ({exc}); ./dev.sh test installs them"
+        what = f"a rendered deck (failed: {exc})"
     else:
-        reason = "no rendered deck; ./dev.sh test installs them"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
+        what = "a rendered deck (none found)"
+    missing(f"{what}: Debian's card decks, which ./dev.sh test installs")
 
 
 @needs_model
@@ -180,10 +175,7 @@ def test_empty_frame_is_an_empty_batch() -> None:
 @pytest.mark.realcards
 def test_real_single_cards_are_named() -> None:
     folder = REALCARDS / "singles" / "kentdoan"
-    if not folder.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
-        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
     clf = CardClassifier()
     with (folder / "labels.csv").open(newline="") as f:
         rows = list(csv.DictReader(f))[::4]  # 13 of the 52, every rank
@@ -201,8 +193,7 @@ def test_real_single_cards_are_named() -> None:
 
 def test_a_model_elsewhere_is_loaded_with_its_own_sidecar(tmp_path: Path) -> None:
     # a training run tries its fresh model with the same code (or TRICKCAM_MODEL names it)
-    if not MODEL_PATH.is_file():
-        pytest.skip(f"no trained model yet at {MODEL_PATH}")
+    need(MODEL_PATH.is_file(), f"the trained model {MODEL_PATH} (trickcam train)")
     shutil.copy(MODEL_PATH, tmp_path / "m.onnx")
     shutil.copy(MODEL_PATH.with_suffix(".json"), tmp_path / "m.json")
     assert CardClassifier(tmp_path / "m.onnx").sidecar["labels"] == list(LABELS)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.ci import needs
 from vision.detect.preprocess import LABELS
 from vision.render.decks import ASPECT_RANGE, HELDOUT, RENDER_CARD_H, list_decks, load_deck
 from vision.render.kdedecks import KDE_DIR, KDE_EXCLUDED, KDE_PREFIX, KDE_USED, card_ids, framed
@@ -23,10 +23,7 @@ _MISSING = [
     )
     if absent
 ]
-needs_kde = pytest.mark.skipif(
-    bool(_MISSING) and os.environ.get("CI") != "true",
-    reason=f"needs {', '.join(_MISSING)}",
-)
+needs_kde = needs(not _MISSING, ", ".join(_MISSING))
 
 
 def test_card_ids_name_every_card_and_the_back_once() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import os
 from pathlib import Path
 
 import cv2
@@ -12,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.ci import need
 from vision.detect.find import Detections, detect
 from vision.detect.preprocess import CARD_H, CARD_W, order_quad
 from vision.render.scene import TABLES, card_quad, paste_card, plain_card, table_texture
@@ -154,10 +154,7 @@ def _labelled_scenes(sets: tuple[str, ...] = OUTLINED_SETS) -> list[tuple[Path, 
 
 
 def _need_realcards() -> None:
-    if not (REALCARDS / "scenes").is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
-        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    need((REALCARDS / "scenes").is_dir(), f"the real photographs in {REALCARDS.resolve()}")
 
 
 @pytest.mark.realcards
@@ -211,15 +208,12 @@ def test_a_card_touching_a_court_card_at_an_angle_gives_both_outlines(table: str
 
 def _deck_card(code: str, name: str = "bellot") -> np.ndarray:
     """A card of the 'bellot' deck (dark outline, busy French court figures), as the rendered
-    table videos show it, or of deck ``name``; skips when the Debian decks are not installed
-    here."""
+    table videos show it, or of deck ``name``; skips (fails under CI=true) when the Debian decks
+    are not installed here."""
     from vision.render.decks import list_decks, load_deck
 
     deck = next((d for d in list_decks() if d.name == name), None)
-    if deck is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the {name!r} deck (gnome-cards-data) is missing")
-        pytest.skip(f"needs the {name!r} deck of Debian's gnome-cards-data")
+    need(deck, f"the {name!r} deck of Debian's gnome-cards-data (./dev.sh test installs it)")
     return load_deck(deck)[code]
 
 

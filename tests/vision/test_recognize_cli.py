@@ -13,16 +13,14 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.ci import need, needs
 from vision.read.classify import MODEL_PATH
 from vision.render.scene import card_quad, paste_card, table_texture
 
 ROOT = Path(__file__).parents[2]
 REALCARDS = ROOT / ".." / "shared" / "realcards"
 
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.is_file(),
-    reason=f"no trained model yet at {MODEL_PATH} (vision/train/trainer.py)",
-)
+needs_model = needs(MODEL_PATH.is_file(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 
 def _recognize(*args: str) -> subprocess.CompletedProcess[str]:
@@ -101,10 +99,7 @@ def test_text_output_and_annotations(tmp_path: Path) -> None:
 @pytest.mark.realcards
 def test_real_photo_is_read() -> None:
     photo = REALCARDS / "scenes" / "alkenderesi" / "7.jpg"
-    if not photo.is_file():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
-        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    need(photo.is_file(), f"the real photograph {photo.resolve()}")
     done = _recognize("--json", str(photo))
     assert done.returncode == 0, done.stderr
     named = {c["card"] for c in json.loads(done.stdout)[0]["cards"] if c["card"]}
@@ -119,10 +114,7 @@ def test_webcam_scenes_are_read_without_wrong_cards() -> None:
     """mathsvlog scenes (rows, a grid, fans): full cards found, and no card named that the
     photo does not hold, fanned (partial) cards included."""
     folder = REALCARDS / "scenes" / "mathsvlog"
-    if not folder.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the real photographs are missing: {REALCARDS}")
-        pytest.skip(f"real photographs not found at {REALCARDS.resolve()}")
+    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
     from vision.read.recognize import Recognizer
 
     recognize = Recognizer()

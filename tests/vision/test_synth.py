@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.ci import needs
 from vision.detect.preprocess import INPUT_H, INPUT_W, LABELS
 from vision.render.decks import (
     AISLERIOT_DIR,
@@ -21,9 +22,10 @@ from vision.render.decks import (
 )
 from vision.render.synth import NONE, SynthRecipe, generate, make_sample
 
-needs_decks = pytest.mark.skipif(
-    shutil.which("rsvg-convert") is None or not any(AISLERIOT_DIR.glob("*.svgz")),
-    reason="needs Debian packages gnome-cards-data and librsvg2-bin (rsvg-convert)",
+needs_decks = needs(
+    shutil.which("rsvg-convert") is not None and any(AISLERIOT_DIR.glob("*.svgz")),
+    f"rsvg-convert and the SVG decks in {AISLERIOT_DIR} "
+    "(Debian packages librsvg2-bin and gnome-cards-data; ./dev.sh test installs them)",
 )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.ci import need, need_module, needs
 from vision.detect.preprocess import (
     CARD_H,
     CARD_W,
@@ -23,18 +24,18 @@ from vision.detect.preprocess import (
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "models" / "cards.onnx"
+DECKS = "the aisleriot SVG decks (Debian package gnome-cards-data; ./dev.sh test installs it)"
 
 
 @pytest.fixture(scope="module")
 def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A few hundred synthetic crops from two decks (not the default dataset)."""
-    pytest.importorskip("torch")
+    need_module("torch", "torch (extra 'train'; ./dev.sh test installs the CPU build)")
     from vision.render.decks import list_decks
     from vision.render.synth import generate
 
     decks = list_decks()
-    if not decks:
-        pytest.skip("needs Debian package gnome-cards-data (aisleriot SVG decks)")
+    need(decks, DECKS)
     out = tmp_path_factory.mktemp("synth")
     train_decks = [d for d in decks if not d.heldout][:2]
     held_decks = [d for d in decks if d.heldout][:1]
@@ -86,7 +87,7 @@ def test_inference_modules_import_no_torch() -> None:
     assert done.returncode == 0, done.stderr
 
 
-shipped = pytest.mark.skipif(not SHIPPED.exists(), reason="models/cards.onnx not trained yet")
+shipped = needs(SHIPPED.exists(), f"the shipped model {SHIPPED} (trickcam train)")
 
 
 @shipped
@@ -118,8 +119,7 @@ def test_shipped_model_reads_clean_renders_of_unseen_deck_designs() -> None:
     from vision.train.evaluate import CardModel
 
     held = [d for d in list_decks() if d.heldout]
-    if not held:
-        pytest.skip("needs Debian package gnome-cards-data (aisleriot SVG decks)")
+    need(held, DECKS)
     model = CardModel(SHIPPED)
     correct = total = 0
     for deck in held:

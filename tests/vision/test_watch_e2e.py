@@ -10,7 +10,6 @@ tracking, seats, fixtures and tricks apart from the classifier, and always runs.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from cli import dataset_video as cmd_dataset_video
 from cli import watch as cmd_watch
 from cli.demo import watch_argv
 from rules.records import score_record
+from tests.ci import needs
 from vision.read.classify import MODEL_PATH
 from vision.render.tablevideo import load_truth
 
@@ -82,10 +82,7 @@ def test_watch_sees_every_play_once_on_the_right_seat(
         assert q["t_rest"] - 0.8 <= p["t"] <= q["t_rest"] + 3.5  # a hand may linger over it
 
 
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.exists() and os.environ.get("CI") != "true",
-    reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
-)
+needs_model = needs(MODEL_PATH.exists(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 
 @needs_model

@@ -10,22 +10,17 @@ that card back in view: the trick is still on the table.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
 from rules.cards import Card
+from tests.ci import needs
 from vision.read.classify import MODEL_PATH
 from vision.render.tablevideo import render_hand
 from vision.sources import VideoFile
 from vision.track import games
 from vision.track.watch import Watcher, classifier_reader
 
-pytestmark = pytest.mark.skipif(
-    not MODEL_PATH.exists() and os.environ.get("CI") != "true",
-    reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
-)
+pytestmark = needs(MODEL_PATH.exists(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 
 def test_a_trick_covered_by_the_gathering_arm_is_not_taken_as_gathered_short(

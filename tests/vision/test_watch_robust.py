@@ -11,7 +11,6 @@ correction then gives the true record and score.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -23,6 +22,7 @@ import pytest
 from cli import dataset_video as cmd_dataset_video
 from rules.cards import Card
 from rules.records import score_record
+from tests.ci import needs
 from vision.detect.find import detect
 from vision.read.classify import MODEL_PATH
 from vision.read.decode import CARD_LABELS
@@ -31,10 +31,7 @@ from vision.sources import VideoFile
 from vision.track import games
 from vision.track.watch import Watcher, classifier_reader
 
-pytestmark = pytest.mark.skipif(
-    not MODEL_PATH.exists() and os.environ.get("CI") != "true",
-    reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
-)
+pytestmark = needs(MODEL_PATH.exists(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 HANDS = {"clabber": 11, "klaberjass": 5}
 """Hands the e2e tests read exactly with the shipped classifier (seeds)."""

@@ -8,7 +8,6 @@ classifier. The true record comes from the same simulated round: its wild twos a
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from rules.clag.simulate import random_round
 from rules.clag.tricks import WildTwo
 from rules.errors import RulesError
 from rules.records import score_record
+from tests.ci import needs
 from vision.read.classify import MODEL_PATH
 from vision.render import tablevideo
 from vision.render.handstage import stage_clag
@@ -29,10 +29,7 @@ from vision.render.tablevideo import load_truth
 SEED = 2
 """A round-12 deal whose plays include two wild twos (plays 3 and 17)."""
 
-pytestmark = pytest.mark.skipif(
-    not MODEL_PATH.exists() and os.environ.get("CI") != "true",
-    reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
-)
+pytestmark = needs(MODEL_PATH.exists(), f"the trained model {MODEL_PATH} (trickcam train)")
 
 
 def _round12(rng: random.Random) -> object:
