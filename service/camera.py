@@ -44,12 +44,20 @@ class NotAnImage(ValueError):
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """BGR pixels of an encoded image (JPEG, PNG, WebP, BMP...)."""
+    """BGR pixels of an encoded image (JPEG, PNG, WebP, BMP...); :class:`NotAnImage` for
+    anything the decoder cannot read, whatever the decoder raised. Check the size its header
+    declares first (:func:`service.image_header.image_size`): decoding allocates all of it."""
     import cv2
 
     if not data:
         raise NotAnImage("the upload is empty: expected an image (JPEG, PNG, WebP)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as exc:  # a header it refuses, a broken stream: the upload's fault
+        reason = str(exc).strip().splitlines()[-1][:200]
+        raise NotAnImage(
+            f"the upload ({len(data)} bytes) could not be decoded as an image ({reason})"
+        ) from None
     if image is None or image.size == 0:
         raise NotAnImage(
             f"the upload ({len(data)} bytes, starting {data[:8]!r}) is not an image OpenCV "

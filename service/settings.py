@@ -30,6 +30,9 @@ class Settings:
     ``sqlite_synchronous``: ``FULL`` makes every acknowledged event survive a power cut as
     well as a killed process; ``NORMAL`` (WAL) survives a killed process only, and is faster.
     ``max_frame_bytes``: the largest image ``POST /api/tables/{id}/frames`` accepts.
+    ``max_frame_pixels``: the most pixels (width x height, read from the image's header
+    before anything decodes it) a frame may declare; 413 beyond. 25 megapixels: a 4K
+    camera's 8.3 fits three times over, a 30000x30000 "image bomb" does not.
     ``max_body_bytes``: the largest request body of every other endpoint (events and tables
     are a few hundred bytes); a larger one is refused with 413 before it is read.
     ``model``: the card classifier the frames endpoint loads (empty: ``models/cards.onnx``).
@@ -45,6 +48,7 @@ class Settings:
     port: int = 8000
     sqlite_synchronous: str = "FULL"
     max_frame_bytes: int = 8 * 1024 * 1024
+    max_frame_pixels: int = 25_000_000
     max_body_bytes: int = 256 * 1024
     model: str = ""
     stream_heartbeat_s: float = 15.0

@@ -1,10 +1,12 @@
 """``POST /api/tables/{id}/frames``: a camera frame in, the cards seen and the plays posted.
 
 For cameras that cannot run trickcam themselves (a phone in a browser, a network webcam): the
-server runs recognition and the table's watcher (:mod:`service.camera`). The image is a
-multipart upload (field ``image``), at most ``max_frame_bytes`` (413 beyond; the body limit
-refuses it before it is read), decoded by OpenCV (415 when it is not an image); the scorer's
-token is required, as for posting events.
+server runs recognition and the table's watcher (:mod:`service.camera`). The scorer's token is
+checked first, before the upload is read. The image is a multipart upload (field ``image``),
+at most ``max_frame_bytes`` (413 beyond; the body limit refuses it before it is read); its
+header is read for its size before anything decodes it (:mod:`service.image_header`: JPEG,
+PNG, WebP or BMP; 413 over ``max_frame_pixels``, 415 for anything else), then OpenCV decodes
+it (415 when it cannot: never a 500).
 
 The card model is loaded once, by this router's lifespan when the file is there, else on the
 first frame; while it is missing, frames are answered 503 saying which file is missing.
@@ -13,18 +15,23 @@ first frame; while it is missing, frames are answered 503 saying which file is m
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile as StarletteUpload
 
 from service.camera import Cameras, CameraUnavailable, NotAnImage, decode_image
+from service.image_header import UnknownImage, image_size
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep
 from service.schemas import EventRecordOut
+from service.settings import Settings
 
 
 class FrameOut(BaseModel):
@@ -58,15 +65,100 @@ def get_cameras(request: Request) -> Cameras:
     return cameras
 
 
+FRAME_FORM = {
+    "multipart/form-data": {
+        "schema": {
+            "type": "object",
+            "required": ["image"],
+            "properties": {
+                "image": {
+                    "type": "string",
+                    "format": "binary",
+                    "description": "one camera frame: JPEG, PNG, WebP or BMP",
+                },
+                "t": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1e9,
+                    "description": "the frame's capture time in seconds (any steady clock of "
+                    "the camera); default: when the server received it",
+                },
+            },
+        }
+    }
+}
+
+
+def form_error(field: str, message: str) -> RequestValidationError:
+    return RequestValidationError(
+        [{"loc": ("body", field), "msg": message, "type": "value_error", "input": None}]
+    )
+
+
+def capture_time(raw: object) -> float | None:
+    """The form's ``t``: a finite number of seconds in [0, 1e9] (422 otherwise)."""
+    if raw is None:
+        return None
+    try:
+        t = float(str(raw))
+    except ValueError:
+        raise form_error("t", f"{str(raw)[:40]!r}: expected a number of seconds") from None
+    if not math.isfinite(t) or not 0 <= t <= 1e9:
+        raise form_error("t", f"{str(raw)[:40]!r}: expected seconds from 0 to 1e9")
+    return t
+
+
+async def read_frame(request: Request, settings: Settings) -> tuple[bytes, float | None]:
+    """The upload and its capture time, read only now: after the token was checked (the
+    route's dependencies), so nobody without it makes the server parse a form."""
+    try:
+        form = await request.form(max_files=1, max_fields=4)
+    except HTTPException:
+        raise
+    except Exception as exc:  # a body that is not the form it says it is
+        raise HTTPException(400, f"the body is not a multipart form ({exc})") from None
+    try:
+        image = form.get("image")
+        if not isinstance(image, StarletteUpload):
+            raise form_error("image", "missing: the frame goes in the form's `image` file field")
+        t = capture_time(form.get("t"))
+        data = await image.read(settings.max_frame_bytes + 1)
+    finally:
+        await form.close()
+    if len(data) > settings.max_frame_bytes:
+        raise HTTPException(413, f"the image is over {settings.max_frame_bytes} bytes")
+    return data, t
+
+
+def check_pixels(data: bytes, limit: int) -> None:
+    """413 for an image whose header declares more than ``limit`` pixels, 415 for one whose
+    header this service cannot read: decided before any decoder allocates a pixel."""
+    try:
+        kind, width, height = image_size(data)
+    except UnknownImage as exc:
+        raise HTTPException(415, str(exc)) from None
+    if width * height > limit:
+        raise HTTPException(
+            413,
+            f"the {kind} image is {width}x{height} = {width * height} pixels, over the limit "
+            f"of {limit} (max_frame_pixels): send frames of 1920x1080 or so",
+        )
+
+
 @router.post(
     "/frames",
     response_model=FrameOut,
+    openapi_extra={"requestBody": {"required": True, "content": FRAME_FORM}},
     responses={
+        400: {"description": "the body is not a multipart form"},
         401: {"description": "no bearer token"},
         403: {"description": "not this table's scorer token"},
         404: {"description": "no such table"},
-        413: {"description": "the image is over the size limit (`max_frame_bytes`)"},
-        415: {"description": "the upload is not an image OpenCV can decode"},
+        413: {
+            "description": "the image is over the size limit (`max_frame_bytes`) or its header "
+            "declares more pixels than `max_frame_pixels`"
+        },
+        415: {"description": "the upload is not a JPEG, PNG, WebP or BMP image that decodes"},
         422: {"description": "no `image` field, or a malformed `t`"},
         503: {"description": "the card model is missing (the message names the file)"},
     },
@@ -77,24 +169,16 @@ async def post_frame(
     store: StoreDep,
     broker: BrokerDep,
     settings: SettingsDep,
-    image: Annotated[UploadFile, File(description="one camera frame: JPEG, PNG or WebP")],
-    t: Annotated[
-        float | None,
-        Form(
-            ge=0,
-            le=1e9,
-            description="the frame's capture time in seconds (any steady clock of the camera); "
-            "default: when the server received it",
-        ),
-    ] = None,
 ) -> JSONResponse:
     """Recognise the cards in one frame and follow the table's hand: plays the watcher sees
     are posted as events (actor ``camera``) and broadcast like any other. Answers the cards
     in view, whether a hand is being followed (and why not), the events appended, those the
-    rules refused, and the watcher's notes."""
-    data = await image.read(settings.max_frame_bytes + 1)
-    if len(data) > settings.max_frame_bytes:
-        raise HTTPException(413, f"the image is over {settings.max_frame_bytes} bytes")
+    rules refused, and the watcher's notes.
+
+    The form: ``image`` (one frame, JPEG, PNG, WebP or BMP, at most ``max_frame_bytes`` and
+    ``max_frame_pixels``) and optionally ``t`` (its capture time in seconds)."""
+    data, t = await read_frame(request, settings)
+    check_pixels(data, settings.max_frame_pixels)
     try:
         frame = await run_in_threadpool(decode_image, data)
     except NotAnImage as exc:
