@@ -170,26 +170,44 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
 def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
     rendered: dict[str, Path], tmp_path: Path
 ) -> None:
+    import os
+    import re
     import signal
     import subprocess
     import sys
-    import time
+    import threading
 
     video = rendered["clabber"]
     truth = load_truth(video.with_suffix(".json"))
     out = tmp_path / "rec.json"
-    argv = watch_argv(truth, video, out) + [
-        "--quiet",
-        "--pace",
-        "--deck-reader",
-        truth["look"]["deck"],
-    ]
+    argv = watch_argv(truth, video, out) + ["--pace", "--deck-reader", truth["look"]["deck"]]
     code = f"import sys; from cli.watch import main; sys.exit(main({argv!r}))"
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
-    first_play = truth["plays"][0]["t_rest"]
-    time.sleep(first_play + 4.0)  # played at the video's pace: the first plays have been seen
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=30) == 130
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each live line as soon as it is printed
+    )
+    watchdog = threading.Timer(120, proc.kill)  # a hung watcher fails the test, never hangs it
+    watchdog.start()
+    try:
+        # played at the video's pace: interrupted as soon as its live line shows the first play
+        # was seen (however slowly the process started), long before the hand's end
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if re.search(r"\bplay +1 +seat", line):
+                break
+        else:
+            pytest.fail(f"trickcam watch exited ({proc.wait()}) without seeing a play")
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
     seen = json.loads(out.read_text())
     assert seen["watch"]["stopped"] == "interrupted" and not seen["watch"]["complete"]
     assert 1 <= len(seen["watch"]["plays"]) < len(truth["plays"])
