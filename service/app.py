@@ -22,6 +22,7 @@ from service.db import make_engine, migrate
 from service.games import FieldError
 from service.limits import BodySizeLimit
 from service.live import Broker
+from service.roles import NotAllowed
 from service.settings import Settings
 from service.store import IdempotencyMismatch, Store
 from service.strict_json import safe_errors
@@ -84,6 +85,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(FieldError)
     async def _field_error(_request: Request, exc: FieldError) -> JSONResponse:
         return field_error(["body", exc.field], exc.message)
+
+    @app.exception_handler(NotAllowed)
+    async def _not_allowed(_request: Request, exc: NotAllowed) -> JSONResponse:
+        return JSONResponse(status_code=403, content={"detail": str(exc)})
 
     @app.exception_handler(IdempotencyMismatch)
     async def _idempotency(_request: Request, exc: IdempotencyMismatch) -> JSONResponse:

@@ -30,6 +30,7 @@ import numpy as np
 
 from rules.errors import RulesError
 from service.games import JSON, FieldError
+from service.roles import NotAllowed
 from service.store import Appended, IdempotencyMismatch, Store, TableMeta
 
 FOLLOWED_GAMES = ("clabber", "klaberjass", "belote", "clag")
@@ -318,7 +319,7 @@ class TableCamera:
     ) -> Appended | None:
         try:
             done = store.append(meta, payload, "camera", key)
-        except (RulesError, FieldError, IdempotencyMismatch) as exc:
+        except (RulesError, FieldError, IdempotencyMismatch, NotAllowed) as exc:
             message = exc.message if isinstance(exc, FieldError) else str(exc)
             result.refused.append({"event": payload, "detail": message})
             return None

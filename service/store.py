@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from rules.errors import RulesError
+from service import roles
 from service.db import is_sqlite, read_transaction, write_transaction
 from service.games import (
     CONTROL_TYPES,
@@ -87,17 +88,29 @@ class Snapshot:
     effective: tuple[tuple[int, JSON], ...]
     session: TableSession
     state: JSON = field(default_factory=dict)
+    actors: tuple[str, ...] = ()  # who posted each event of ``raw``
 
     @classmethod
     def empty(cls, meta: TableMeta) -> Snapshot:
         session = TableSession.new(meta.game, meta.players, meta.options)
         return cls(meta, 0, (), (), session, table_state(meta.as_json(), session, 0))
 
-    def extend(self, seq: int, payload: JSON) -> Snapshot:
+    def rows(self) -> list[tuple[int, JSON, str]]:
+        """The raw log as ``(seq, payload, actor)``."""
+        return [(seq, p, a) for (seq, p), a in zip(self.raw, self.actors, strict=True)]
+
+    def checked(self, payload: JSON, actor: str) -> Snapshot:
+        """The table after ``actor`` posts ``payload``: :class:`~service.roles.NotAllowed`
+        when that actor may not (service/roles.py), else as :meth:`extend`."""
+        if roles.needs_check(payload, actor):
+            roles.check(payload, actor, self.rows())
+        return self.extend(self.seq + 1, payload, actor)
+
+    def extend(self, seq: int, payload: JSON, actor: str = "scorer") -> Snapshot:
         """The table after one more event (raises the engine's error if it is impossible;
         :class:`EngineFailure` if the engine breaks on it)."""
         try:
-            return self._extend(seq, payload)
+            return self._extend(seq, payload, actor)
         except (RulesError, FieldError):
             raise
         except Exception as exc:
@@ -109,7 +122,7 @@ class Snapshot:
                 f"({type(exc).__name__}: {exc}); it was not recorded"
             ) from exc
 
-    def _extend(self, seq: int, payload: JSON) -> Snapshot:
+    def _extend(self, seq: int, payload: JSON, actor: str) -> Snapshot:
         raw = self.raw + ((seq, payload),)
         if payload.get("type") in CONTROL_TYPES:
             effective = tuple(effective_log(raw))
@@ -119,7 +132,8 @@ class Snapshot:
             effective = self.effective + ((seq, payload),)
             session = self.session.apply(payload)
         state = table_state(self.meta.as_json(), session, seq)
-        return Snapshot(self.meta, seq, raw, effective, session, state)
+        actors = self.actors + (actor,)
+        return Snapshot(self.meta, seq, raw, effective, session, state, actors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +274,7 @@ class Store:
         ).scalar()
         if (last or 0) != cached.seq:
             for rec in _records(conn, meta.id, cached.seq):
-                cached = cached.extend(rec.seq, rec.payload)
+                cached = cached.extend(rec.seq, rec.payload, rec.actor)
         self._snapshots[meta.id] = cached
         return cached
 
@@ -279,7 +293,7 @@ class Store:
         for rec in self.records(meta.id):
             if rec.seq > seq:
                 break
-            snap = snap.extend(rec.seq, rec.payload)
+            snap = snap.extend(rec.seq, rec.payload, rec.actor)
         return snap.state
 
     # -- appending -------------------------------------------------------------------------------
@@ -289,8 +303,9 @@ class Store:
     ) -> Appended:
         """Validate ``payload`` against the replayed table and commit it as the next event.
 
-        Raises the engine's ``RulesError``, a ``FieldError``, or :class:`IdempotencyMismatch`;
-        nothing is written then."""
+        Raises the engine's ``RulesError``, a ``FieldError``, :class:`IdempotencyMismatch`, or
+        :class:`~service.roles.NotAllowed` (the actor may not post it); nothing is written
+        then."""
         check_text("body", payload)
         if idempotency_key is not None and "\x00" in idempotency_key:
             raise IdempotencyMismatch(f"Idempotency-Key {idempotency_key!r}: a NUL character")
@@ -320,10 +335,10 @@ class Store:
             (IntegrityError: append retries). Refused: only by the log as it is now."""
             cached = self._snapshots.get(meta.id)
             if cached is not None:
-                with contextlib.suppress(RulesError, FieldError):
-                    return cached.extend(cached.seq + 1, payload)
+                with contextlib.suppress(RulesError, FieldError, roles.NotAllowed):
+                    return cached.checked(payload, actor)
             snap = self._fresh(conn, meta)
-            return snap.extend(snap.seq + 1, payload)
+            return snap.checked(payload, actor)
 
         def work(conn: Connection) -> tuple[EventRecord, Snapshot | None]:
             done = None if key is None else _by_key(conn, meta.id, key)
@@ -331,7 +346,7 @@ class Store:
                 return repeat(done)
             try:
                 new = validate(conn)
-            except (RulesError, FieldError):
+            except (RulesError, FieldError, roles.NotAllowed):
                 # PostgreSQL (read committed): another worker may have committed this very
                 # event between the key lookup and the read of the log; then it is a repeat
                 late = None if key is None else _by_key(conn, meta.id, key)

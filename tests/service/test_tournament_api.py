@@ -130,10 +130,24 @@ def rotated(events: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
     return out
 
 
-def post_all(client: TestClient, table: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def post_all(
+    client: TestClient,
+    table: dict[str, Any],
+    events: list[dict[str, Any]],
+    referee: dict[str, str] | None = None,
+) -> None:
+    """Post ``events`` with the scorer's token; the rulings with the referee's (only the
+    referee rules)."""
     auth = {"Authorization": f"Bearer {table['scorer_token']}"}
     for event in events:
-        r = client.post(f"/api/tables/{table['id']}/events", json=event, headers=auth)
+        if event["type"] == "referee_renege" and referee is not None:
+            r = client.post(
+                f"/api/referee/tables/{table['id']}/events",
+                json={"by": "Rita", "event": event},
+                headers=referee,
+            )
+        else:
+            r = client.post(f"/api/tables/{table['id']}/events", json=event, headers=auth)
         assert r.status_code == 200, r.text
 
 
@@ -163,7 +177,8 @@ def test_rank_by_games_or_by_points_alone(
     one, two = (t for t in made["tables"] if t["round"] == 1)
     base = base_hand_events()
     post_all(client, one, base + rotated(base, 1) + rotated(base, 2))
-    post_all(client, two, renege_hand(3) + renege_hand(0))
+    referee = {"Authorization": f"Bearer {made['referee_token']}"}
+    post_all(client, two, renege_hand(3) + renege_hand(0), referee)
     names = {
         one["entrants"][0]: "1 home", one["entrants"][1]: "1 away",
         two["entrants"][0]: "2 home", two["entrants"][1]: "2 away",
