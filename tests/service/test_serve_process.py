@@ -106,28 +106,35 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
         reader.start()
         assert stream_started.wait(15), "the stream sent nothing"
 
+        ten_acked, killed = threading.Event(), threading.Event()
+
         def poster() -> None:
-            with httpx.Client(base_url=url, timeout=10) as http:
-                for i, event in enumerate(events):
-                    try:
-                        r = http.post(
-                            f"/api/tables/{table}/events",
-                            json=event,
-                            headers={**auth, "Idempotency-Key": f"ev-{i}"},
-                        )
-                    except httpx.HTTPError:
-                        return  # killed
-                    assert r.status_code == 200, r.text
-                    acked.append(i)
+            try:
+                with httpx.Client(base_url=url, timeout=10) as http:
+                    for i, event in enumerate(events):
+                        if i == len(events) - 1:
+                            killed.wait(30)  # the last event waits for the kill: always mid-hand
+                        try:
+                            r = http.post(
+                                f"/api/tables/{table}/events",
+                                json=event,
+                                headers={**auth, "Idempotency-Key": f"ev-{i}"},
+                            )
+                        except httpx.HTTPError:
+                            return  # killed
+                        assert r.status_code == 200, r.text
+                        acked.append(i)
+                        if len(acked) == 10:
+                            ten_acked.set()  # killed from here on, while the next ones go out
+            finally:
+                ten_acked.set()
 
         posting = threading.Thread(target=poster, daemon=True)
         posting.start()
-        deadline = time.monotonic() + 30
-        while len(acked) < 10:
-            assert time.monotonic() < deadline and posting.is_alive(), "posting stalled"
-            time.sleep(0.001)
+        assert ten_acked.wait(30) and len(acked) >= 10, "posting stalled"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
+        killed.set()
         posting.join(15)
         assert not posting.is_alive()
         assert stream_done.wait(15), "the stream did not end when the server died"
