@@ -49,6 +49,7 @@ import cv2  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.render.deckreader import deck_reader  # noqa: E402
+from vision.render.realism import REALISM  # noqa: E402
 from vision.render.tablevideo import load_truth, render_hand  # noqa: E402
 from vision.sources import VideoFile  # noqa: E402
 from vision.track import games  # noqa: E402
@@ -97,9 +98,39 @@ def compare(seen: list[dict], true: list[dict], players: int) -> dict:
     return {"right": right, "misread": misread, "missed": missed, "extra": extra}
 
 
-def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:  # type: ignore[no-untyped-def]
+def calibrated(video: Path, truth: dict, folder: Path) -> tuple[object | None, str]:
+    """The table file ``trickcam calibrate`` writes from the hand's setup frame, as a person
+    propping up the camera would make it (seat 0 named by where its card lies), or None with
+    why not (the watcher then assumes an overhead camera, seat 0 at the bottom)."""
+    import contextlib
+    import io
+    import math
+
+    from cli import calibrate as cmd_calibrate
+    from vision.track.table import TableGeometry
+
+    setup = truth.get("setup")
+    if not setup:
+        return None, "studio render: no setup frame"
+    cards = setup["cards"]
+    cx = sum(c["centre"][0] for c in cards) / len(cards)
+    cy = sum(c["centre"][1] for c in cards) / len(cards)
+    first = next(c for c in cards if c["seat"] == 0)["centre"]
+    angle = math.degrees(math.atan2(first[1] - cy, first[0] - cx)) % 360
+    table = folder / (video.stem + ".table.json")
+    argv = ["--source", str(video.with_name(setup["image"])), "--players", str(len(cards)),
+            "--first-seat-angle", f"{angle:.1f}", "--out", str(table)]  # fmt: skip
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = cmd_calibrate.main(argv)
+    if code != 0:
+        return None, err.getvalue().strip() or f"calibrate exit {code}"
+    return TableGeometry.load(table), ""
+
+
+def watch_one(video: Path, truth: dict, reader_kind: str, model_reader, geometry=None) -> dict:  # type: ignore[no-untyped-def]
     reader = deck_reader(truth["look"]["deck"]) if reader_kind == "deck" else model_reader
-    watcher = Watcher(spec_for(truth), reader)
+    watcher = Watcher(spec_for(truth), reader, geometry)
     source = VideoFile(video)
     start, cpu = time.perf_counter(), time.process_time()
     for frame in source:
@@ -134,6 +165,57 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader) -> dict:
     }
 
 
+def _print_hand(r: dict) -> None:
+    print(f"{r['level']} {r['game']} {r['fps_video']:g}fps seed {r['seed']} deck {r['deck']}: {r['right']}/{r['plays']} right, "
+          f"{len(r['misread'])} misread, {len(r['missed'])} missed, {len(r['extra'])} extra, "
+          f"{'perfect' if r['perfect'] else 'NOT perfect'}, {r['confirm']} to confirm, "
+          f"{r['fps']:.0f} fps, {r['cpu_fps']:.0f} per CPU second ({r['detections']} detections / {r['frames']} frames)"
+          + (f"; calibration: {r['calibration']}" if r["calibration"] else ""), flush=True)  # fmt: skip
+    for what in ("misread", "missed", "extra"):
+        for m in r[what]:
+            p = m.get("play", m)
+            where = f"trick {m['trick']} seat {m['seat']}"
+            read = (
+                "nothing"
+                if p is None
+                else f"{p['card']} (play {p['index'] + 1}, t={p['t']:.1f}s, {'marked' if p['confirm'] else 'NOT marked'}{': ' + p['reason'] if p['reason'] else ''})"
+            )
+            print(f"    {what}: {where}: true {m.get('true', '-')}, read {read}", flush=True)  # fmt: skip
+
+
+def _summary(
+    rows: dict[tuple[str, str, float], list[dict]], size: str, decks: str, reader: str
+) -> None:
+    print(f"\n{size}, decks {decks}, reader {reader}, one thread")
+    print(
+        f"{'level':<8} {'fps':>4} {'game':<11} {'hands':>5} {'plays':>6} {'right':>8} {'misread (marked)':>17} "
+        f"{'missed':>7} {'extra':>6} {'hands perfect':>14} {'to confirm':>11} {'median fps':>11} {'per CPU s':>10}"
+    )
+    groups: dict[tuple[str, float], list[dict]] = {}
+    for (level, game, fps), rs in rows.items():
+        groups.setdefault((level, fps), []).extend(rs)
+        _summary_row(level, fps, game, rs)
+    if len(rows) > 1:
+        for (level, fps), rs in groups.items():
+            _summary_row(level, fps, "all", rs)
+        _summary_row("all", 0, "all", [r for rs in rows.values() for r in rs])
+
+
+def _summary_row(level: str, fps: float, name: str, rs: list[dict]) -> None:
+    plays = sum(r["plays"] for r in rs)
+    misread = [m for r in rs for m in r["misread"]]
+    marked = sum(1 for m in misread if m["play"]["confirm"])
+    print(
+        f"{level:<8} {fps:>4g} {name:<11} {len(rs):>5} {plays:>6} {100 * sum(r['right'] for r in rs) / plays:>7.2f}% "
+        f"{f'{len(misread)} ({marked})':>17} {sum(len(r['missed']) for r in rs):>7} "
+        f"{sum(len(r['extra']) for r in rs):>6} "
+        f"{100 * sum(r['perfect'] for r in rs) / len(rs):>13.1f}% "
+        f"{100 * sum(r['confirm'] for r in rs) / plays:>10.2f}% "
+        f"{statistics.median(r['fps'] for r in rs):>11.0f} "
+        f"{statistics.median(r['cpu_fps'] for r in rs):>10.0f}"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -142,7 +224,9 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=3, help="hands per game")
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--size", default="1280x720")
-    ap.add_argument("--fps", type=float, default=15.0)
+    ap.add_argument("--fps", default="15", help="frame rate(s), comma-separated (e.g. 10,30)")
+    ap.add_argument("--realism", default="studio",
+                    help=f"level(s), comma-separated: {', '.join(REALISM)} (default studio)")  # fmt: skip
     ap.add_argument("--decks", choices=("heldout", "trained", "any"), default="heldout")
     ap.add_argument("--reader", choices=("model", "deck"), default="model")
     ap.add_argument("--keep", type=Path, help="keep the rendered videos here")
@@ -155,59 +239,39 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
+    levels = [x.strip() for x in args.realism.split(",") if x.strip()]
+    for level in levels:
+        if level not in REALISM:
+            ap.error(f"--realism {level!r}: expected one of {', '.join(REALISM)}")
+    rates = [float(x) for x in args.fps.split(",") if x.strip()]
     heldout = {"heldout": True, "trained": False, "any": None}[args.decks]
     model_reader = classifier_reader(threads=1) if args.reader == "model" else None
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_watch_"))
     folder.mkdir(parents=True, exist_ok=True)
-    rows: dict[str, list[dict]] = {}
-    for game in args.games.split(","):
-        for k in range(args.hands):
-            seed = args.seed + k
-            video = folder / f"{game}_{seed}.mp4"
-            if args.reuse and video.exists() and video.with_suffix(".json").exists():
-                truth = load_truth(video.with_suffix(".json"))
-            else:
-                truth = render_hand(game, seed, video, (w, h), args.fps, heldout=heldout)
-            r = watch_one(video, truth, args.reader, model_reader)
-            rows.setdefault(game, []).append(r)
-            r["game"], r["seed"] = game, seed
-            r["true_plays"], r["deck"] = truth["plays"], truth["look"]["deck"]
-            print(f"{game} seed {seed} deck {truth['look']['deck']}: {r['right']}/{r['plays']} right, "
-                  f"{len(r['misread'])} misread, {len(r['missed'])} missed, {len(r['extra'])} extra, "
-                  f"{'perfect' if r['perfect'] else 'NOT perfect'}, {r['confirm']} to confirm, "
-                  f"{r['fps']:.0f} fps, {r['cpu_fps']:.0f} per CPU second ({r['detections']} detections / {r['frames']} frames)", flush=True)  # fmt: skip
-            for what in ("misread", "missed", "extra"):
-                for m in r[what]:
-                    p = m.get("play", m)
-                    where = f"trick {m['trick']} seat {m['seat']}"
-                    read = (
-                        "nothing"
-                        if p is None
-                        else f"{p['card']} (play {p['index'] + 1}, t={p['t']:.1f}s, {'marked' if p['confirm'] else 'NOT marked'}{': ' + p['reason'] if p['reason'] else ''})"
+    rows: dict[tuple[str, str, float], list[dict]] = {}
+    for level in levels:
+        for fps in rates:
+            for game in args.games.split(","):
+                for k in range(args.hands):
+                    seed = args.seed + k
+                    video = folder / f"{level}_{fps:g}_{game}_{seed}.mp4"
+                    if args.reuse and video.exists() and video.with_suffix(".json").exists():
+                        truth = load_truth(video.with_suffix(".json"))
+                    else:
+                        truth = render_hand(
+                            game, seed, video, (w, h), fps, heldout=heldout, realism=level
+                        )
+                    geometry, why = (
+                        calibrated(video, truth, folder) if level != "studio" else (None, "")
                     )
-                    print(f"    {what}: {where}: true {m.get('true', '-')}, read {read}", flush=True)  # fmt: skip
-    print(
-        f"\n{args.size} at {args.fps:g} fps, decks {args.decks}, reader {args.reader}, one thread"
-    )
-    print(
-        f"{'game':<11} {'hands':>5} {'plays':>6} {'right':>8} {'misread (marked)':>17} {'missed':>7} "
-        f"{'extra':>6} {'hands perfect':>14} {'to confirm':>11} {'median fps':>11} {'per CPU s':>10}"
-    )
-    everything = [r for rs in rows.values() for r in rs]
-    for name, rs in [*rows.items(), ("all", everything)]:
-        plays = sum(r["plays"] for r in rs)
-        misread = [m for r in rs for m in r["misread"]]
-        marked = sum(1 for m in misread if m["play"]["confirm"])
-        print(
-            f"{name:<11} {len(rs):>5} {plays:>6} {100 * sum(r['right'] for r in rs) / plays:>7.2f}% "
-            f"{f'{len(misread)} ({marked})':>17} {sum(len(r['missed']) for r in rs):>7} "
-            f"{sum(len(r['extra']) for r in rs):>6} "
-            f"{100 * sum(r['perfect'] for r in rs) / len(rs):>13.1f}% "
-            f"{100 * sum(r['confirm'] for r in rs) / plays:>10.2f}% "
-            f"{statistics.median(r['fps'] for r in rs):>11.0f} "
-            f"{statistics.median(r['cpu_fps'] for r in rs):>10.0f}"
-        )
+                    r = watch_one(video, truth, args.reader, model_reader, geometry)
+                    r.update(level=level, game=game, seed=seed, fps_video=fps, calibration=why)
+                    r["true_plays"], r["deck"] = truth["plays"], truth["look"]["deck"]
+                    rows.setdefault((level, game, fps), []).append(r)
+                    _print_hand(r)
+    _summary(rows, args.size, args.decks, args.reader)
     if args.dump:
+        everything = [r for rs in rows.values() for r in rs]
         args.dump.write_text(json.dumps(everything, indent=1, default=str) + "\n")
     if not args.keep:  # only what this run rendered
         for p in folder.iterdir():

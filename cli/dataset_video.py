@@ -11,19 +11,37 @@ import json
 import sys
 from pathlib import Path
 
+from vision.render.realism import REALISM
 from vision.track.games import GAMES
 
 HELP = """\
 Render one hand of a game being played at a table: a random lawful deal, the face-up card of
-the deal by the dealer during the bidding, every card slid in by a hand from its player's side
-and resting, each trick swept toward its winner. Table, light, camera angle and deck design
-vary with --seed. Writes OUT (mp4) and OUT with .json: the true hand record, which
-'trickcam score' reads as it is, with "rendered" beside it: the options 'trickcam watch' needs
-("watch_args"), each play's seat and card and when it came to rest, the deck and the look.
+the deal by the dealer during the bidding, every card brought in by a hand from its player's
+side and resting, each trick swept toward its winner. Table, light, camera and deck design
+vary with --seed (the hand itself is the same at every --realism). Writes OUT (mp4) and OUT
+with .json: the true hand record, which 'trickcam score' reads as it is, with "rendered"
+beside it: the options 'trickcam watch' needs ("watch_args"), each play's seat and card and
+when it came to rest, the deck and the look.
+
+--realism (default studio, the original kind renders):
+  top       a camera straight above; real pace: a card 0.3-0.7 s after the last came to
+            rest, the trick gathered 0.5-1 s after its last card; arms carry the cards
+  oblique   top, seen by a phone or webcam on a stand at any side or corner, 35-90 degrees
+            up, through a wide lens: the far cards 50-90 px long at 1280x720
+  light     oblique, with exposure and white-balance drift, people's shadows, glare,
+            heavy compression, noise, a shaking camera and one bump that moves it
+  hands     oblique, with real hands: shadows, motion blur, skin tones and sleeves, someone
+            reaching over the cards, cards overlapping, held cards, stock and piles at the
+            edges, a meld shown and taken back
+  full      hands and light together
+Every level but studio also writes OUT with .setup.png: the same camera before the deal with
+one card in front of each player, for 'trickcam calibrate'.
 
 examples:
   trickcam dataset video --game clabber --seed 7 hand.mp4
   trickcam dataset video --game clag --seed 3 --size 1280x720 --fps 30 --heldout round.mp4
+  trickcam dataset video --game belote --realism full --size 1280x720 --fps 10 hand.mp4
+  trickcam calibrate --source hand.setup.png --players 4 --out table.json
 """
 
 
@@ -46,6 +64,8 @@ def register_video(what: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     decks.add_argument("--trained", action="store_true", help="only deck designs trained on")
     decks.add_argument("--deck", help="this deck design")
+    p.add_argument("--realism", choices=REALISM, default="studio",
+                   help="how hard the table is to follow (see above; default studio)")  # fmt: skip
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=run_video)
 
@@ -78,6 +98,7 @@ def run_video(args: argparse.Namespace) -> int:
         truth = render_hand(
             args.game, args.seed, args.out, size, args.fps,
             decks=[args.deck] if args.deck else None, heldout=heldout, progress=progress,
+            realism=args.realism,
         )  # fmt: skip
         if bar is not None:
             bar.close()

@@ -343,14 +343,24 @@ def render_hand(
     decks: list[str] | None = None,
     heldout: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    realism: str = "studio",
 ) -> dict[str, object]:
     """Render one hand of ``game`` to ``out`` (mp4) and write the truth to ``out``.json.
 
     ``heldout``: True renders only deck designs kept out of training, False only trained
-    ones, None any. Returns the truth (also written beside the video).
+    ones, None any. ``realism``: ``studio`` (this module's kind renders) or a level of
+    :mod:`vision.render.realism` (:mod:`vision.render.realvideo` draws those). Returns the
+    truth (also written beside the video).
     """
     if game not in STAGERS:
         raise ValueError(f"game {game!r}: expected one of {', '.join(STAGERS)}")
+    if realism != "studio":
+        from vision.render.realism import REALISM
+        from vision.render.realvideo import render_level_hand
+
+        if realism not in REALISM:
+            raise ValueError(f"realism {realism!r}: expected one of {', '.join(REALISM)}")
+        return render_level_hand(game, seed, out, size, fps, realism, decks, heldout, progress)
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     hand = STAGERS[game](rng)
