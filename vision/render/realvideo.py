@@ -400,9 +400,11 @@ def render_level_hand(
     decks: list[str] | None = None,
     heldout: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    video: bool = True,
 ) -> dict[str, object]:
     """Render one hand of ``game`` at ``level_name`` to ``out`` (mp4) with ``out``.json (the
-    truth) and ``out``.setup.png (the calibration frame). Returns the truth."""
+    truth) and ``out``.setup.png (the calibration frame). Returns the truth. ``video=False``
+    writes the setup frame and the truth only (calibration tests)."""
     from vision.render.tablevideo import save_truth
 
     level = LEVELS[level_name]
@@ -416,7 +418,9 @@ def render_level_hand(
         stage.play_r = (6.5, 11.0) if hand.players == 2 else (7.5, 13.0)
     duration = stage.build()
     draw = draw_camera(nrng, level)
-    view = float(nrng.uniform(38, 50) if level.oblique else nrng.uniform(30, 42))
+    # how much of the table the camera takes in (cm round the middle): overhead, the trick
+    # area fills the view; on a stand, the whole play area and some of the edges
+    view = float(nrng.uniform(38, 50) if level.oblique else nrng.uniform(24, 32))
     view *= 0.85 if hand.players == 2 else 1.0
     cam = place_camera(size, draw.azimuth, draw.elevation, draw.hfov, stage.extent(view), draw.k1,
                        roll_deg=draw.roll, min_horizontal=stage.edge_r)  # fmt: skip
@@ -434,9 +438,9 @@ def render_level_hand(
     setup_path = out.with_suffix(".setup.png")
     cv2.imwrite(str(setup_path), painter.frame(0.0, setup=True))
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
-    if not writer.isOpened():
+    if video and not writer.isOpened():
         raise OSError(f"cannot write video {out}")
-    n_frames = int(math.ceil(duration * fps))
+    n_frames = int(math.ceil(duration * fps)) if video else 0
     try:
         for i in range(n_frames):
             writer.write(painter.frame(i / fps))
