@@ -3,9 +3,8 @@
 Why: a real table is filmed by a phone or webcam on a stand at one side or corner, 35-90
 degrees above the table, through a wide lens; the far cards come out small and
 foreshortened, the edges of the view bend. Rendered hands must be seen that way to measure
-the watcher on it. The world is the table: centimetres, origin at the table's centre, x to the
-right of seat 0's view of the board... simply: x right and y toward seat 0 as a camera straight
-above with seat 0 at the bottom of its image would see them, z up.
+the watcher on it. The world is the table: centimetres, origin at the table's centre, x and y
+on the cloth, z up (:mod:`vision.render.tablestage` places the seats).
 
 A :class:`Camera` projects world points to pixels (pinhole, then radial distortion), gives the
 homography of the table plane (without distortion) and the per-pixel map of what the table,

@@ -9,7 +9,7 @@ back. :class:`Stage` turns a :class:`~vision.render.handstage.StagedHand` into t
 cards and arms (:class:`Motion` key frames), with the exact time each play came to rest.
 
 World: centimetres, origin at the table's centre, z up; seat ``k`` sits at angle
-``90 + k * 360 / players`` degrees (90: +y), clockwise as seen from above in image terms.
+``90 - k * 360 / players`` degrees (90: +y), clockwise as seen from above.
 """
 
 from __future__ import annotations
@@ -141,7 +141,8 @@ class Stage:
     def __init__(self, hand: StagedHand, rng: random.Random, pace: Pace, clutter: bool) -> None:
         self.hand, self.rng, self.pace, self.clutter = hand, rng, pace, clutter
         n = hand.players
-        self.angles = [90.0 + k * 360.0 / n for k in range(n)]
+        # clockwise as seen from above (z up): as an overhead image (y down) shows them
+        self.angles = [90.0 - k * 360.0 / n for k in range(n)]
         self.edge_r = 40.0 if n == 2 else 45.0 + 3.0 * max(0, n - 4)
         self.play_r = (8.0, 13.0) if n == 2 else (10.0, 15.5)
         self.cards: list[CardItem] = []
