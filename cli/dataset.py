@@ -1,4 +1,7 @@
-"""``trickcam dataset synth``: render the deck designs and write the synthetic training set."""
+"""``trickcam dataset synth``: render the deck designs and write the synthetic training set.
+
+The other actions: ``video`` (:mod:`cli.dataset_video`), ``corners`` (:mod:`cli.dataset_corners`).
+"""
 
 from __future__ import annotations
 
@@ -67,9 +70,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--workers", type=int, default=1, help="processes (same result; default 1)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=run_synth)
+    from cli.dataset_corners import register_corners
     from cli.dataset_video import register_video
 
     register_video(what)
+    register_corners(what)
     p.set_defaults(func=lambda _args: _usage(p))
 
 

@@ -18,9 +18,15 @@ figures). Unless --no-eval, the exported model is then measured with onnxruntime
 photographs in ../shared/realcards (singles) and on the held-out deck designs; the figures go
 into the sidecar, OUT/eval.json and OUT/confusion.png. Needs the 'train' extra (torch, onnx).
 
+With --corners it trains the index-corner detector instead (models/corners.onnx, on the
+scenes of `trickcam dataset corners`): it finds every visible index corner, whatever covers
+the rest of the card, and is measured on the held-out designs' scenes.
+
 examples:
   trickcam train                                  the shipped model (defaults, ~2 CPU cores)
   trickcam train --data /tmp/tiny --out /tmp/m --epochs 1 --limit 400   a smoke run
+  trickcam train --corners                        the shipped corner detector (hours on 2 cores)
+  trickcam train --corners --data /tmp/corners --out /tmp/c.onnx --steps 20   a smoke run
 """
 
 
@@ -44,6 +50,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--limit", type=int, default=d.limit, help="use only the first N crops (smoke)")
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation after export")
+    p.add_argument(
+        "--corners",
+        action="store_true",
+        help="train the index-corner detector (data: datasets/generated/corners, "
+        "out: models/corners.onnx unless given)",
+    )
+    p.add_argument("--steps", type=int, default=None, help="--corners: training steps")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
@@ -55,7 +68,43 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig(**values)
 
 
+def run_corners(args: argparse.Namespace) -> int:
+    from vision.train.corners import CornerTrainConfig
+
+    d = CornerTrainConfig()
+    data = Path(args.data) if args.data != TrainConfig().data else Path(d.data)
+    out = args.out if args.out != TrainConfig().out else d.out
+    if not (data / "train" / "labels.jsonl").is_file():
+        print(
+            f"trickcam train --corners: {data}/train/labels.jsonl not found: run "
+            f"`trickcam dataset corners --out {data}` first",
+            file=sys.stderr,
+        )
+        return 2
+    steps = d.steps if args.steps is None else args.steps
+    if steps < 1:
+        print(f"trickcam train --corners: --steps {steps}: need at least 1", file=sys.stderr)
+        return 2
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print(
+            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
+        )
+        return 2
+    from vision.train.corners import train as train_corners
+
+    config = CornerTrainConfig(
+        data=str(data), out=str(out), steps=steps, threads=args.threads, seed=args.seed
+    )
+    sidecar = train_corners(config, progress=not args.quiet)
+    print(f"wrote {out} and its .json: {json.dumps(sidecar.get('validation', {}))}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.corners:
+        return run_corners(args)
     config = config_from_args(args)
     data = Path(config.data)
     if not (data / "train.npz").exists():

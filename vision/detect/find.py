@@ -54,6 +54,14 @@ from vision.detect.candidates import (
     make_work,
     rest_masks,
 )
+from vision.detect.corners import (
+    CornerDetector,
+    Corners,
+    pair_corners,
+    pair_quad,
+    unexplained,
+    warp_exact,
+)
 from vision.detect.fans import corner_index, hidden_card_quads
 from vision.detect.preprocess import CARD_H, CARD_W, order_quad, warp_quad
 from vision.detect.quads import beyond_side, quad_area, quad_shape, quad_sides
@@ -340,16 +348,29 @@ def _hidden_rows(
     return quads, crops, alts
 
 
-def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
+def detect(
+    frame_bgr: np.ndarray,
+    hidden_cards: bool = True,
+    corner_detector: CornerDetector | None = None,
+) -> Detections:
     """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
-    with ``hidden_cards``, also the cards of a fan whose index corner alone shows."""
+    with ``hidden_cards``, also the cards of a fan whose index corner alone shows; with a
+    ``corner_detector``, also every card whose index corner it finds where no outline was
+    (:func:`add_corner_rows`)."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     elif frame_bgr.shape[2] == 4:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
+    found = _outlined(frame_bgr, hidden_cards)
+    if corner_detector is not None:
+        found = add_corner_rows(found, frame_bgr, corner_detector.find(frame_bgr))
+    return found
+
+
+def _outlined(frame_bgr: np.ndarray, hidden_cards: bool) -> Detections:
     quads, scores, partial, hidden = find_quads(frame_bgr)
     if len(quads) == 0:
-        return Detections()
+        return Detections(frame=frame_bgr)
     crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
     ambiguous = np.array([quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
     one_corner = np.zeros(len(quads), bool)
@@ -375,4 +396,41 @@ def detect(frame_bgr: np.ndarray, hidden_cards: bool = True) -> Detections:
         alternatives=alternatives,
         frame=frame_bgr,
         one_corner=one_corner,
+    )
+
+
+def add_corner_rows(found: Detections, frame_bgr: np.ndarray, corners: Corners) -> Detections:
+    """``found`` with the cards only the index-corner detector saw (see
+    :mod:`vision.detect.corners`): two corners of one card make a whole card (read from both
+    corners), a lone corner a card read from that corner alone (``one_corner``); corners on a
+    card already outlined are that card's and add nothing."""
+    whole = found.quads[~found.one_corner] if len(found) else np.zeros((0, 4, 2), np.float32)
+    rows = unexplained(corners, whole)
+    if len(rows) == 0:
+        return found
+    pairs, singles = pair_corners(corners, rows)
+    virtual = corners.quads()
+    quads = [pair_quad(corners, i, j) for i, j in pairs] + [virtual[i] for i in singles]
+    crops = [warp_exact(frame_bgr, q, (CARD_W, CARD_H)) for q in quads]
+    h, w = frame_bgr.shape[:2]
+    n_pairs = len(pairs)
+    partial = [
+        k >= n_pairs or bool((q < 0).any() or (q[:, 0] > w - 1).any() or (q[:, 1] > h - 1).any())
+        for k, q in enumerate(quads)
+    ]
+    return Detections(
+        quads=np.concatenate([found.quads, np.stack(quads)]).astype(np.float32),
+        areas=np.concatenate([found.areas, [quad_area(q) for q in quads]]).astype(np.float32),
+        scores=np.concatenate(
+            [found.scores, [float(corners.scores[i]) for i, _ in pairs]]
+            + [[float(corners.scores[i]) for i in singles]]
+        ).astype(np.float32),
+        partial=np.concatenate([found.partial, partial]).astype(bool),
+        crops=np.concatenate([found.crops, np.stack(crops)]),
+        ambiguous=np.concatenate([found.ambiguous, np.zeros(len(quads), bool)]),
+        alternatives=dict(found.alternatives),
+        frame=frame_bgr,
+        one_corner=np.concatenate(
+            [found.one_corner, [k >= n_pairs for k in range(len(quads))]]
+        ).astype(bool),
     )
