@@ -88,8 +88,9 @@ class Painter:
         """World corners (TL, TR, BR, BL of the upright card image) of a flat card."""
         x, y, z, angle = (float(v) for v in pose[:4])
         lw, ll = CARD_LONG_CM * self.aspect, CARD_LONG_CM
+        # clockwise as seen from above (z up), as the image's corners are: not mirrored
         local = np.array(
-            [[-lw / 2, -ll / 2], [lw / 2, -ll / 2], [lw / 2, ll / 2], [-lw / 2, ll / 2]]
+            [[-lw / 2, ll / 2], [lw / 2, ll / 2], [lw / 2, -ll / 2], [-lw / 2, -ll / 2]]
         )
         a = math.radians(angle)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
