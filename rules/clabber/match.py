@@ -3,7 +3,8 @@
 The first team to 500 or more wins. If both pass 500 on the same hand the higher total wins;
 equal totals at 500 or more: another hand is played. The deal passes left after every scored
 hand; a hand that is not scored (four passes twice, a misdeal, both teams reneging) is dealt
-again by the same dealer.
+again by the same dealer. Those rules are the trick games' (:mod:`rules.trickgame.match`);
+the match is the log of its hands' events, corrected and replayed like a hand's.
 """
 
 from __future__ import annotations
@@ -16,20 +17,14 @@ from rules.clabber.ruleset import DEFAULT_RULES, SEATS, ClabberRules
 from rules.clabber.scoring import HandResult, hand_result
 from rules.errors import HandOver, IllegalEvent, OutOfTurn
 from rules.events import Correct
+from rules.trickgame.log import corrected_log, replay_log
+from rules.trickgame.match import GameToTarget, game_winner, next_dealer
 
-
-def game_winner(totals: tuple[int, int], target: int) -> int | None:
-    """The team that has won with these totals, or ``None`` (not yet, or tied past target)."""
-    a, b = totals
-    if a < target and b < target:
-        return None
-    if a == b:
-        return None
-    return 0 if a > b else 1
+__all__ = ["MatchState", "game_winner", "replay_match"]
 
 
 @dataclass(frozen=True, slots=True)
-class MatchState:
+class MatchState(GameToTarget):
     """``hands``: every hand dealt so far (the last may be in progress)."""
 
     rules: ClabberRules = DEFAULT_RULES
@@ -64,12 +59,8 @@ class MatchState:
         return run[-1] if run else (0, 0)
 
     @property
-    def winner(self) -> int | None:
-        return game_winner(self.totals, self.rules.game_target)
-
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
+    def target(self) -> int:
+        return self.rules.game_target
 
     @property
     def next_dealer(self) -> int | None:
@@ -79,21 +70,13 @@ class MatchState:
             return None
         if not cur.over:
             return cur.dealer
-        return cur.dealer if hand_result(cur).redeal else (cur.dealer + 1) % SEATS
+        return next_dealer(cur.dealer, hand_result(cur).redeal, SEATS)
 
     def apply(self, event: object) -> MatchState:
         """The match after ``event``: a :class:`Deal` starts a hand; anything else goes to the
         hand in progress."""
         if isinstance(event, Correct):
-            if not 0 <= event.index < len(self.events):
-                raise IllegalEvent(
-                    f"correction of event {event.index}: the log has {len(self.events)} events"
-                )
-            log = list(self.events)
-            if event.event is None:
-                del log[event.index]
-            else:
-                log[event.index] = event.event
+            log = corrected_log(self.events, event, HandState.WORDS.correction)
             return replay_match(log, self.rules)
         cur = self.current
         if isinstance(event, Deal):
@@ -119,7 +102,4 @@ class MatchState:
 def replay_match(
     events: list[object] | tuple[object, ...], rules: ClabberRules = DEFAULT_RULES
 ) -> MatchState:
-    state = MatchState(rules=rules)
-    for event in events:
-        state = state.apply(event)
-    return state
+    return replay_log(MatchState(rules=rules), events)

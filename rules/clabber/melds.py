@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.cards import SUITS, Card, Rank, Suit
-from rules.clabber.ruleset import SEQUENCE_INDEX, SEQUENCE_ORDER
+from rules.clabber.ruleset import SEQUENCE_INDEX, SEQUENCE_ORDER, TABLES
 
 _SUIT_RUN: dict[Suit, tuple[Card, ...]] = {
     s: tuple(Card(r, s) for r in SEQUENCE_ORDER) for s in SUITS
@@ -104,11 +104,8 @@ def candidate_melds(hand: Iterable[Card]) -> list[Meld]:
 
 def bella(hand: Iterable[Card], trump: Suit) -> Meld | None:
     """The bella (K and Q of trump in one hand), if held."""
-    cards = frozenset(hand)
-    king, queen = Card(Rank.KING, trump), Card(Rank.QUEEN, trump)
-    if king in cards and queen in cards:
-        return Meld("bella", (queen, king), BELLA_POINTS)
-    return None
+    pair = TABLES.bella_in(hand, trump)
+    return None if pair is None else Meld("bella", pair, BELLA_POINTS)
 
 
 def best_melds(hand: Iterable[Card], trump: Suit) -> list[Meld]:

@@ -43,6 +43,8 @@ from rules.clabber.sheet import format_text
 from rules.errors import RecordError, RulesError
 from rules.events import Bid, Declare, Play, Show
 from rules.records import record_card as _card
+from rules.trickgame.match import next_dealer
+from rules.trickgame.records import record_seat, record_step, record_trick_card, trick_json
 
 __all__ = ["format_text", "hand_events", "score_hand", "score_match", "score_record"]
 
@@ -79,16 +81,7 @@ def _list(record: Mapping[str, Any], key: str, prefix: str) -> Sequence[Any]:
 
 
 def _seat(value: object, field: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < SEATS:
-        raise RecordError(field, f"expected a seat 0..{SEATS - 1}, got {value!r}")
-    return value
-
-
-def _apply(state: HandState, event: object, field: str) -> HandState:
-    try:
-        return state.apply(event)
-    except RulesError as exc:
-        raise RecordError(field, str(exc)) from None
+    return record_seat(value, field, SEATS)
 
 
 def _declared(record: Mapping[str, Any], prefix: str) -> dict[int, list[tuple[Card, ...]]]:
@@ -142,7 +135,7 @@ def hand_events(
     if "upcard" not in record:
         raise RecordError(prefix + "upcard", "missing")
     upcard = _card(record["upcard"], prefix + "upcard")
-    state = _apply(HandState(rules=rules), Deal(seat, upcard), prefix + "upcard")
+    state = record_step(HandState(rules=rules), Deal(seat, upcard), prefix + "upcard")
     for i, call in enumerate(_list(record, "bidding", prefix)):
         field = f"{prefix}bidding[{i}]"
         if not isinstance(call, str):
@@ -151,7 +144,7 @@ def hand_events(
             raise RecordError(field, f"the bidding is already over ({len(state.bids)} calls)")
         who = state.to_move
         assert who is not None
-        state = _apply(state, Bid(who, call), field)
+        state = record_step(state, Bid(who, call), field)
     tricks = record.get("tricks", [])
     if not isinstance(tricks, list):
         raise RecordError(
@@ -179,10 +172,7 @@ def hand_events(
             raise RecordError(tfield, "a hand has 6 tricks")
         for k, code in enumerate(trick):
             field = f"{tfield}[{k}]"
-            card = _card(code, field)
-            if card in seen:
-                raise RecordError(field, f"card {card} is recorded twice (first at {seen[card]})")
-            seen[card] = field
+            card = record_trick_card(code, field, seen)
             if state.over:
                 if state.end != "renege":
                     raise RecordError(field, "the hand is already over")
@@ -193,7 +183,7 @@ def hand_events(
                 state = _declare(state, declared, prefix)
             who = state.to_move
             assert who is not None
-            state = _apply(state, Play(who, card), field)
+            state = record_step(state, Play(who, card), field)
         if len(trick) < SEATS and not (state.over and state.end == "renege"):
             raise RecordError(tfield, f"a trick has {SEATS} cards, got {len(trick)}")
     if not state.over:
@@ -229,7 +219,7 @@ def _lay_down(state: HandState, laid: list[tuple[str, Card]]) -> HandState:
             leader = current[trick_winner([c for _, c in current], trump)][0]
             current = []
     for seat, shown in sorted(by_seat.items()):
-        state = _apply(state, Show(seat, tuple(c for _, c in shown)), shown[0][0])
+        state = record_step(state, Show(seat, tuple(c for _, c in shown)), shown[0][0])
     return state
 
 
@@ -242,8 +232,8 @@ def _declare(
         return state
     for j, meld in enumerate(declared[who]):
         field = f"{prefix}declared.{who}[{j}]"
-        state = _apply(state, Declare(who, meld), field)
-        state = _apply(state, Show(who, meld), field)
+        state = record_step(state, Declare(who, meld), field)
+        state = record_step(state, Show(who, meld), field)
     return state
 
 
@@ -268,15 +258,7 @@ def hand_dict(state: HandState, result: HandResult, ignored: int) -> dict[str, o
         "meld_points": list(result.meld_points),
         "bella": list(result.bella),
         "totals": list(result.totals),
-        "tricks": [
-            {
-                "number": t.number,
-                "leader": t.seats[0],
-                "cards": [str(c) for c in t.cards],
-                "winner": t.winner,
-            }
-            for t in result.tricks
-        ],
+        "tricks": [trick_json(t) for t in result.tricks],
         "reneges": [
             {**r.evidence.as_dict(), "team": r.team, "status": r.status} for r in result.reneges
         ],
@@ -340,7 +322,7 @@ def score_match(
         entry = hand_dict(state, result, ignored)
         entry["running"] = list(totals)
         out_hands.append(entry)
-        dealer = state.dealer if result.redeal else (state.dealer + 1) % SEATS
+        dealer = next_dealer(state.dealer, result.redeal, SEATS)
         winner = game_winner(totals, rules.game_target)
     return {
         "type": "match",

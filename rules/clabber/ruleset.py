@@ -1,5 +1,8 @@
 """Evansville Clabber as data: the deck, the card orders and points, and the club options.
 
+The orders and points are rules.md's table, read into :class:`~rules.trickgame.CardTables`
+(``TABLES``) that the shared trick-game core asks every card question.
+
 Every **Decision** of ``rules.md`` is a named option of :class:`ClabberRules` with the stated
 default, so a club that reads the rule another way changes a value, not the code.
 """
@@ -11,6 +14,7 @@ from typing import Literal
 
 from rules.cards import DECK_24, Card, Rank, Suit
 from rules.errors import RulesError
+from rules.trickgame.tables import CardTables, points_table
 
 SEATS = 4
 HAND_SIZE = 6
@@ -23,25 +27,12 @@ HAND_TOTAL = 162  # 152 card points + 10 for the last trick
 # high -> low
 TRUMP_ORDER: tuple[Rank, ...] = (Rank.JACK, Rank.NINE, Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN)
 PLAIN_ORDER: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
-TRUMP_POINTS: dict[Rank, int] = {
-    Rank.JACK: 20,
-    Rank.NINE: 14,
-    Rank.ACE: 11,
-    Rank.TEN: 10,
-    Rank.KING: 4,
-    Rank.QUEEN: 3,
-}
-PLAIN_POINTS: dict[Rank, int] = {
-    Rank.ACE: 11,
-    Rank.TEN: 10,
-    Rank.KING: 4,
-    Rank.QUEEN: 3,
-    Rank.JACK: 2,
-    Rank.NINE: 0,
-}
+TRUMP_POINTS: dict[Rank, int] = points_table(TRUMP_ORDER, (20, 14, 11, 10, 4, 3))
+PLAIN_POINTS: dict[Rank, int] = points_table(PLAIN_ORDER, (11, 10, 4, 3, 2, 0))
+TABLES = CardTables(DECK, TRUMP_ORDER, PLAIN_ORDER, TRUMP_POINTS, PLAIN_POINTS)
 # strength: higher is better; trump strengths all above plain ones
-TRUMP_STRENGTH: dict[Rank, int] = {r: 100 + 6 - i for i, r in enumerate(TRUMP_ORDER)}
-PLAIN_STRENGTH: dict[Rank, int] = {r: 6 - i for i, r in enumerate(PLAIN_ORDER)}
+TRUMP_STRENGTH: dict[Rank, int] = {r: 100 + p for r, p in TABLES.trump_place.items()}
+PLAIN_STRENGTH: dict[Rank, int] = dict(TABLES.plain_place)
 # sequences use 9 10 J Q K A in every suit
 SEQUENCE_ORDER: tuple[Rank, ...] = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 SEQUENCE_INDEX: dict[Rank, int] = {r: i for i, r in enumerate(SEQUENCE_ORDER)}

@@ -16,6 +16,7 @@ from rules.clabber.hand import HandState
 from rules.clabber.play import legal_plays
 from rules.clabber.ruleset import DECK, DEFAULT_RULES, PASS, PLAY, SEATS, ClabberRules
 from rules.events import Bid, Play
+from rules.trickgame.match import next_dealer
 
 # a fixed order for random choices: sets iterate in an order that varies between processes
 _ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
@@ -134,7 +135,7 @@ def simulate_game(
         totals = (totals[0] + result.score[0], totals[1] + result.score[1])
         if game_winner(totals, rules.game_target) is not None:
             break
-        dealer = dealer if result.redeal else (dealer + 1) % SEATS
+        dealer = next_dealer(dealer, result.redeal, SEATS)
     return played
 
 

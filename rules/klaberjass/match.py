@@ -1,9 +1,10 @@
 """A game of Klaberjass or Belote to 500: hands in order, running totals, the winner.
 
-rules.md: first to 500 wins. Not said for this family, settled as in Clabber: if both sides
-pass the target on the same hand the higher total wins, and equal totals mean another hand.
-The deal passes to the left after every scored hand; a redeal (two rounds of passes, an agreed
-schmeiss, a misdeal, reneges by both sides) is dealt again by the same dealer.
+rules.md: first to 500 wins. Not said for this family, settled as in Clabber (the trick games'
+rules, :mod:`rules.trickgame.match`): if both sides pass the target on the same hand the
+higher total wins, and equal totals mean another hand. The deal passes to the left after every
+scored hand; a redeal (two rounds of passes, an agreed schmeiss, a misdeal, reneges by both
+sides) is dealt again by the same dealer.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from dataclasses import dataclass, replace
 from rules.errors import HandOver, IllegalEvent
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.scoring import HandResult
+from rules.trickgame.match import GameToTarget, next_dealer
 
 
 @dataclass(frozen=True, slots=True)
-class KlaberjassMatch:
-    """The match so far: ``results`` of the hands, ``totals`` per side, the next ``dealer``."""
+class KlaberjassMatch(GameToTarget):
+    """The match so far: ``results`` of the hands, ``totals`` per side (seats in Klaberjass,
+    teams in Belote; ``winner`` is one of them once decided), the next ``dealer``."""
 
     rules: KlaberjassRules
     dealer: int = 0
@@ -26,20 +29,11 @@ class KlaberjassMatch:
     running: tuple[tuple[int, int], ...] = ()
 
     @property
-    def winner(self) -> int | None:
-        """The winning side (seat in Klaberjass, team in Belote), ``None`` while undecided."""
-        a, b = self.totals
-        target = self.rules.target
-        if max(a, b) < target or a == b:
-            return None
-        return 0 if a > b else 1
-
-    @property
-    def is_over(self) -> bool:
-        return self.winner is not None
+    def target(self) -> int:
+        return self.rules.target
 
     def next_dealer(self, result: HandResult) -> int:
-        return self.dealer if result.redeal else (self.dealer + 1) % self.rules.players
+        return next_dealer(self.dealer, result.redeal, self.rules.players)
 
     def add(self, result: HandResult, dealer: int | None = None) -> KlaberjassMatch:
         """The match after one more hand dealt by ``dealer`` (checked when given)."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.cards import SUITS, Card, Rank, Suit
-from rules.klaberjass.tables import SEQUENCE_ORDER
+from rules.klaberjass.tables import SEQUENCE_ORDER, TABLES
 
 RUN_3_POINTS = 20
 RUN_4_POINTS = 50
@@ -78,11 +78,8 @@ def runs(hand: Iterable[Card]) -> tuple[Meld, ...]:
 
 def bella(hand: Iterable[Card], trump: Suit) -> Meld | None:
     """The bella (K and Q of trump) if ``hand`` holds both."""
-    held = frozenset(hand)
-    k, q = Card(Rank.KING, trump), Card(Rank.QUEEN, trump)
-    if k in held and q in held:
-        return Meld("bella", (q, k), BELLA_POINTS)
-    return None
+    pair = TABLES.bella_in(hand, trump)
+    return None if pair is None else Meld("bella", pair, BELLA_POINTS)
 
 
 def best_melds(hand: Iterable[Card], trump: Suit) -> tuple[Meld, ...]:

@@ -43,6 +43,7 @@ from rules.klaberjass.match import KlaberjassMatch
 from rules.klaberjass.ruleset import KlaberjassRules
 from rules.klaberjass.scoring import HandResult, score_hand
 from rules.records import record_card as _card
+from rules.trickgame.records import record_seat, record_step, record_trick_card, trick_json
 
 GAME = "klaberjass"
 _RULE_FIELDS = {f.name: f for f in fields(KlaberjassRules) if f.name != "players"}
@@ -72,23 +73,10 @@ def read_rules(raw: object, base: KlaberjassRules, where: str = "options") -> Kl
         raise RecordError(where, str(exc)) from None
 
 
-def _seat(raw: object, where: str, players: int) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < players:
-        raise RecordError(where, f"expected a seat 0..{players - 1}, got {raw!r}")
-    return raw
-
-
 def _list(raw: object, where: str) -> list[object]:
     if not isinstance(raw, list):
         raise RecordError(where, f"expected a list, got {raw!r}")
     return raw
-
-
-def _step(state: KlaberjassHand, event: object, where: str) -> KlaberjassHand:
-    try:
-        return state.apply(event)
-    except RulesError as exc:
-        raise RecordError(where, str(exc)) from None
 
 
 def read_hand(
@@ -102,7 +90,7 @@ def read_hand(
     raw_dealer = record.get("dealer", dealer)
     if raw_dealer is None:
         raise RecordError("dealer", f"missing; expected a seat 0..{n - 1}")
-    d = _seat(raw_dealer, "dealer", n)
+    d = record_seat(raw_dealer, "dealer", n)
     if dealer is not None and d != dealer:
         raise RecordError("dealer", f"seat {d} cannot deal: the deal rotation gives seat {dealer}")
     up_raw = record.get("upcard")
@@ -121,7 +109,7 @@ def read_hand(
         seat = state.to_move
         if state.phase != "bidding" or seat is None:
             raise RecordError(f"bidding[{i}]", f"call {call!r} after the bidding ended")
-        state = _step(state, Bid(seat, call), f"bidding[{i}]")
+        state = record_step(state, Bid(seat, call), f"bidding[{i}]")
     tricks = _list(record.get("tricks", []), "tricks")
     if state.phase == "bidding":
         raise RecordError("bidding", f"incomplete: seat {state.to_move} has not called")
@@ -130,21 +118,21 @@ def read_hand(
             raise RecordError("tricks", "the bidding ended in a redeal; no tricks are played")
         return state, 0
     if record.get("exchange") is not None:
-        seat = _seat(record["exchange"], "exchange", n)
-        state = _step(state, ExchangeDix(seat), "exchange")
+        seat = record_seat(record["exchange"], "exchange", n)
+        state = record_step(state, ExchangeDix(seat), "exchange")
     for i, raw in enumerate(_list(record.get("declared", []), "declared")):
         where = f"declared[{i}]"
         if not isinstance(raw, Mapping):
             raise RecordError(where, f"expected {{'seat': 0, 'cards': [...]}}, got {raw!r}")
-        seat = _seat(raw.get("seat"), f"{where}.seat", n)
+        seat = record_seat(raw.get("seat"), f"{where}.seat", n)
         cards = tuple(
             _card(c, f"{where}.cards[{j}]")
             for j, c in enumerate(_list(raw.get("cards"), f"{where}.cards"))
         )
-        state = _step(state, Declare(seat, cards), where)
+        state = record_step(state, Declare(seat, cards), where)
     bella_seat = record.get("bella")
     if bella_seat is not None:
-        bella_seat = _seat(bella_seat, "bella", n)
+        bella_seat = record_seat(bella_seat, "bella", n)
     ignored = 0
     seen: dict[Card, str] = {}
     for t, trick in enumerate(tricks):
@@ -156,24 +144,21 @@ def read_hand(
             raise RecordError(f"tricks[{t}]", f"a trick has {n} cards, got {len(cards_raw)}")
         for j, raw_card in enumerate(cards_raw):
             where = f"tricks[{t}][{j}]"
-            c = _card(raw_card, where)
-            if c in seen:
-                raise RecordError(where, f"card {c} is recorded twice (first at {seen[c]})")
-            seen[c] = where
+            c = record_trick_card(raw_card, where, seen)
             if state.end == "renege":
                 ignored += 1
                 continue
             seat = state.to_move
             if seat is None:
                 raise RecordError(where, f"play {c}: the hand is over ({state.end})")
-            state = _step(state, Play(seat, c), where)
+            state = record_step(state, Play(seat, c), where)
             if (
                 bella_seat == seat
                 and state.bella_announced is None
                 and c.suit == state.trump
                 and c.rank.value in ("K", "Q")
             ):
-                state = _step(state, Announce(seat, "bella"), "bella")
+                state = record_step(state, Announce(seat, "bella"), "bella")
         if len(cards_raw) < n and state.end != "renege":
             raise RecordError(f"tricks[{t}]", f"a trick has {n} cards, got {len(cards_raw)}")
     if not state.is_over:
@@ -211,15 +196,7 @@ def hand_json(state: KlaberjassHand, result: HandResult, game: str) -> dict[str,
             },
             "bella": result.bella,
             "exchange": state.exchange,
-            "tricks": [
-                {
-                    "number": t.number,
-                    "leader": t.seats[0],
-                    "cards": [str(c) for c in t.cards],
-                    "winner": t.winner,
-                }
-                for t in result.tricks
-            ],  # fmt: skip
+            "tricks": [trick_json(t) for t in result.tricks],
             "reneges": [{**r.evidence.as_dict(), "status": r.status} for r in result.reneges],
         }
     )
