@@ -45,8 +45,13 @@ DUTIES = [
      {"partner_master_exempt": True}, "7H"),
     ("partner_master_exempt: second to play has no partner in the trick", "7H AD", "AS",
      {"partner_master_exempt": True}, "7H"),
-    ("trump led: beat the highest trump, even the partner's", "8H 9H", "10H JH 7H", {}, "8H 9H"),
-    ("trump led: over the partner's trump if you can", "AH QH", "7H 10H", {}, "AH"),
+    # the partner (two places back) holds the trick with a trump that can be beaten
+    ("trump led: beat the highest trump, even the partner's", "8H 9H", "10H AH 7H", {}, "9H"),
+    ("trump led: over the partner's trump if you can", "AH QH", "10H 7H", {}, "AH"),
+    ("trump led: the partner's jass cannot be beaten, any trump", "8H 9H", "10H JH 7H", {},
+     "8H 9H"),
+    ("partner_master_exempt frees no one on a trump lead: beat the partner's trump", "8H 9H",
+     "10H AH 7H", {"partner_master_exempt": True}, "9H"),
     ("trump led: cannot beat it, any trump", "QH 8H AS", "7H JH", {}, "QH 8H"),
 ]  # fmt: skip
 
