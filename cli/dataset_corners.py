@@ -20,6 +20,11 @@ outline and how much of each index corner shows. Training scenes use the trainin
 (and Hershey-font cards), validation scenes only the held-out designs. A stopped run goes on
 where it stopped. Deterministic from --seed.
 
+Then the card classifier's lessons from them: OUT/crops_train.npz and OUT/crops_val.npz, the
+index corners of the first --crop-scenes scenes cut as the corner detector cuts them (with its
+typical errors), and places that are no index corner as 'none'; `trickcam train` adds them to
+the classifier's training crops and measures the held-out ones.
+
 examples:
   trickcam dataset corners                       the shipped detector's scenes (~40 min)
   trickcam dataset corners --scenes 200 --val-scenes 50 --out /tmp/corners   a smoke set
@@ -29,6 +34,7 @@ DEFAULT_OUT = Path("datasets/generated/corners")
 DEFAULT_SCENES = 24_000
 DEFAULT_VAL_SCENES = 600
 DEFAULT_SEED = 1
+DEFAULT_CROP_SCENES = 8_000
 
 
 def register_corners(what: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +58,12 @@ def register_corners(what: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"validation scenes of held-out designs (default {DEFAULT_VAL_SCENES})",
     )
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"(default {DEFAULT_SEED})")
+    p.add_argument(
+        "--crop-scenes",
+        type=int,
+        default=DEFAULT_CROP_SCENES,
+        help=f"training scenes the classifier's corner crops come from (default {DEFAULT_CROP_SCENES})",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_corners)
 
@@ -65,6 +77,7 @@ def _done(folder: Path) -> int:
 
 
 def run_corners(args: argparse.Namespace) -> int:
+    from vision.render.cornercrops import write_crops
     from vision.render.decks import DeckError, list_decks, load_deck
     from vision.render.layouts import write_scenes
 
@@ -97,8 +110,21 @@ def run_corners(args: argparse.Namespace) -> int:
                 progress=not args.quiet,
                 p_fontcard=0.0 if held else 0.15,
             )
+        crops = {
+            split: write_crops(
+                args.out / split,
+                args.out / f"crops_{split}.npz",
+                limit,
+                args.seed,
+                progress=not args.quiet,
+            )
+            for split, limit in (("train", args.crop_scenes), ("val", args.val_scenes))
+        }
     except (DeckError, OSError) as exc:
         print(f"trickcam dataset corners: {exc}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}/train ({args.scenes} scenes) and {args.out}/val ({args.val_scenes})")
+    print(
+        f"wrote {args.out}/train ({args.scenes} scenes) and {args.out}/val ({args.val_scenes}); "
+        f"classifier crops: {crops['train']} training, {crops['val']} held-out"
+    )
     return 0

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.detect.corners import MODEL_PATH as CORNER_MODEL
+from vision.detect.corners import CornerDetector, CornerModelError
 from vision.detect.find import Detections, detect
 from vision.read.classify import CardClassifier, Readings
 
@@ -76,11 +78,31 @@ def finds_from(detections: Detections, readings: Readings) -> list[Find]:
 
 
 class Recognizer:
-    """Detection + classification of whole frames (one onnxruntime batch per frame)."""
+    """Detection + classification of whole frames (one onnxruntime batch per frame).
 
-    def __init__(self, classifier: CardClassifier | None = None) -> None:
+    ``corners``: the index-corner detector that finds cards only a corner shows (fans, piles,
+    pale tables); by default the shipped ``models/corners.onnx`` when it is there, ``None``
+    for outlines alone."""
+
+    def __init__(
+        self,
+        classifier: CardClassifier | None = None,
+        corners: CornerDetector | None | str = "default",
+    ) -> None:
         self.classifier = classifier if classifier is not None else CardClassifier()
+        if corners == "default":
+            corners = default_corner_detector(self.classifier.session.get_session_options())
+        self.corners = corners if isinstance(corners, CornerDetector) else None
 
     def __call__(self, frame_bgr: np.ndarray) -> list[Find]:
-        detections = detect(frame_bgr)
+        detections = detect(frame_bgr, corner_detector=self.corners)
         return finds_from(detections, self.classifier.classify(detections))
+
+
+def default_corner_detector(options: object | None = None) -> CornerDetector | None:
+    """The shipped index-corner detector, or None when it is not there (outlines alone)."""
+    threads = int(getattr(options, "intra_op_num_threads", 1) or 1)
+    try:
+        return CornerDetector(CORNER_MODEL, threads=threads)
+    except CornerModelError:
+        return None

@@ -45,6 +45,10 @@ class TrainConfig:
     threads: int = 2
     val_fraction: float = 0.04
     limit: int = 0  # 0: every crop; otherwise the first `limit` crops (smoke runs)
+    layouts: str = "datasets/generated/corners"
+    """Where ``crops_train.npz`` / ``crops_val.npz`` (:mod:`vision.render.cornercrops`) are:
+    index corners cut from layout scenes as the corner detector cuts them, added to the
+    training crops when present (``crops_val``, of held-out designs, is measured)."""
 
 
 def command_line(config: TrainConfig) -> str:
@@ -170,6 +174,14 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
     tr_mask = np.ones(len(x), bool)
     tr_mask[val_idx] = False
     x_tr, y_tr, x_val, y_val = x[tr_mask], y[tr_mask], x[val_idx], y[val_idx]
+    layout_file = Path(config.layouts) / "crops_train.npz"
+    if layout_file.is_file():
+        with np.load(layout_file) as data:
+            xl, yl = data["x"], data["y"].astype(np.int64)
+        if config.limit:
+            xl, yl = xl[: config.limit], yl[: config.limit]
+        x_tr, y_tr = np.concatenate([x_tr, xl]), np.concatenate([y_tr, yl])
+        log(f"{len(xl)} layout corner crops from {layout_file}")
 
     model = build_model(config.width)
     log(f"model: {count_params(model)} parameters; {len(x_tr)} training crops, {len(x_val)} val")
@@ -242,6 +254,19 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
         xh, yh = load_split(data_dir, "heldout", config.limit)
         pred = predict_torch(model, xh).argmax(1)
         sidecar["validation"]["heldout_decks_crop_acc"] = round(float((pred == yh).mean()), 4)
+    layout_val = Path(config.layouts) / "crops_val.npz"
+    if layout_val.is_file():
+        with np.load(layout_val) as data:
+            xv, yv = data["x"], data["y"].astype(np.int64)
+        probs = torch.softmax(torch.from_numpy(predict_torch(model, xv)), 1).numpy()
+        best, conf = probs.argmax(1), probs.max(1)
+        sure = conf >= 0.9  # a card read from one corner needs this (vision/read/classify.py)
+        sidecar["validation"]["layout_corners_heldout"] = {
+            "crops": int(len(yv)),
+            "accuracy": round(float((best == yv).mean()), 4),
+            "named_at_0.9": round(float((sure & (best == yv)).mean()), 4),
+            "wrong_at_0.9": int((sure & (best != yv)).sum()),
+        }
     write_sidecar(out / f"{MODEL_NAME}.json", sidecar)
     return TrainResult(sidecar=sidecar, model=model)
 
