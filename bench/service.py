@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "service"))
 
-from svc_helpers import PLAYERS4, base_hand_events, free_port  # noqa: E402
+from svc_helpers import ORGANISER_PIN, PLAYERS4, base_hand_events, free_port  # noqa: E402
 
 SEQ = re.compile(rb'"seq":(\d+)')
 
@@ -166,7 +166,8 @@ async def one_table(
     events = base_hand_events()
     conn = await Connection.open(host, port)
     body = json.dumps({"game": "clabber", "name": "T", "players": PLAYERS4}).encode()
-    status, answer = await conn.request(http_request("POST", "/api/tables", body))
+    organiser = f"Authorization: Bearer {ORGANISER_PIN}\r\n"
+    status, answer = await conn.request(http_request("POST", "/api/tables", body, organiser))
     if status != 201:
         figures.errors.append(f"create: {status} {answer[:200]!r}")
         return
@@ -229,7 +230,11 @@ async def run_clients(
 
 def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen[bytes]:
     db = args.db or f"{tempfile.mkdtemp(prefix='trickcam-bench-')}/bench.db"
-    env = {**os.environ, "TRICKCAM_SQLITE_SYNCHRONOUS": args.sync}
+    env = {
+        **os.environ,
+        "TRICKCAM_SQLITE_SYNCHRONOUS": args.sync,
+        "TRICKCAM_ORGANISER_PIN": ORGANISER_PIN,
+    }
     cmd = [sys.executable, "-m", "cli.serve", "--db", db, "--port", str(port),
            "--log-level", "warning", "--workers", str(args.workers)]  # fmt: skip
     return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)

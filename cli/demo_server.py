@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -48,10 +50,15 @@ def port_taken(port: int) -> bool:
     return False
 
 
-def request_json(url: str, body: dict[str, Any] | None = None, timeout: float = 5.0) -> Any:
-    """GET (or POST ``body`` to) ``url``; the decoded JSON answer."""
+def request_json(
+    url: str, body: dict[str, Any] | None = None, timeout: float = 5.0, token: str | None = None
+) -> Any:
+    """GET (or POST ``body`` to) ``url``, with ``token`` as the bearer; the decoded answer."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, headers=headers)
     with urllib.request.urlopen(req, timeout=timeout) as resp:
         return json.loads(resp.read())
 
@@ -62,6 +69,9 @@ class DemoServer:
     def __init__(self, port: int, folder: Path) -> None:
         self.port = port
         self.base = f"http://{HOST}:{port}"
+        # the throw-away server's organiser PIN (only the organiser creates tables): made
+        # here, handed over in the environment (never on the command line, where ps shows it)
+        self.organiser_pin = secrets.token_urlsafe(16)
         self.log_path = folder / "serve.log"
         cmd = [sys.executable, "-m", "cli.main", "serve", "--db", str(folder / "demo.db"),
                "--host", HOST, "--port", str(port), "--log-level", "warning"]  # fmt: skip
@@ -71,6 +81,7 @@ class DemoServer:
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
+                env={**os.environ, "TRICKCAM_ORGANISER_PIN": self.organiser_pin},
             )  # fmt: skip
 
     def last_log_line(self) -> str:
@@ -111,10 +122,10 @@ class DemoServer:
                 self.proc.wait()
 
 
-def create_table(base: str) -> dict[str, Any]:
+def create_table(base: str, organiser_pin: str) -> dict[str, Any]:
     body = {"game": "clabber", "name": "trickcam demo", "players": PLAYERS}
     try:
-        table = request_json(base + "/api/tables", body)
+        table = request_json(base + "/api/tables", body, token=organiser_pin)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise ServerError(f"could not create the demo table on {base} ({exc})") from None
     if not isinstance(table, dict) or "id" not in table or "scorer_token" not in table:
@@ -170,7 +181,7 @@ def run_served(args: argparse.Namespace, play: Callable[[str, str], int]) -> int
                 print(f"trickcam demo: started 'trickcam serve' (pid {server.proc.pid}) "
                       f"on {server.base}", flush=True)  # fmt: skip
                 server.wait_ready()
-                table = create_table(server.base)
+                table = create_table(server.base, server.organiser_pin)
                 print_banner(f"{server.base}/tables/{table['id']}")
                 code = play(f"{server.base}/api/tables/{table['id']}", table["scorer_token"])
                 print_server_score(server.base, table["id"])

@@ -2,6 +2,7 @@
 
 ``--db`` is an SQLite file (created, with its schema, on first start) or any SQLAlchemy URL;
 the environment's ``TRICKCAM_DB``, ``TRICKCAM_HOST``, ``TRICKCAM_PORT`` are the defaults.
+The club's organiser PIN (service/club.py) is set here, stored hashed in the database.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 # a tablet posts an event every few seconds: keep its connection open between them (and
 # longer than a client's pool keeps idle connections, so a reused one is not closed under it)
@@ -19,9 +21,20 @@ HELP = """\
 Run the scorekeeping service: tables fed by cameras (trickcam watch --post) or scorers'
 tablets, live pages, the referee's view. The API's documentation is at /docs.
 
+Only the club's organiser creates, renames and deletes tables and tournaments, reissues a
+lost scorer or referee token and chooses what the big screen shows, with the organiser PIN
+(at least 6 characters) sent as "Authorization: Bearer <PIN>". Set it when you first start
+the club's server: it is stored hashed in the database and kept across restarts; giving
+another one later changes it. Until one is set the server creates nothing.
+
 examples:
-  trickcam serve --db club.db                     one SQLite file (WAL) in this folder
-  trickcam serve --db postgresql://u:p@host/db --host 0.0.0.0 --port 8080
+  trickcam serve --db club.db --organiser-pin     first start: asks for the organiser PIN
+  trickcam serve --db club.db                     later starts: the PIN stays as it was
+  TRICKCAM_ORGANISER_PIN=... trickcam serve --db club.db      the PIN from the environment
+  trickcam serve --db club.db --organiser-pin-file pin.txt    ... or from a file's first line
+  trickcam serve --db postgresql://u:p@host/db --host 0.0.0.0 --port 8080 --workers 4
+
+back up the database while serving: trickcam backup --help
 """
 
 
@@ -49,6 +62,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="worker processes (default 1); with several, live streams also poll the database",
     )
     p.add_argument(
+        "--organiser-pin",
+        action="store_true",
+        help="ask for the club's organiser PIN (not shown as you type) and store it, hashed",
+    )
+    p.add_argument(
+        "--organiser-pin-file",
+        metavar="FILE",
+        help="read the organiser PIN from the first line of FILE ('-': standard input); "
+        "or set TRICKCAM_ORGANISER_PIN. Never on the command line: ps shows it to everyone",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -61,17 +85,32 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from service.app import create_app, tune_gc
+    from service.club import Club
     from service.db import make_engine, migrate
     from service.settings import Settings
 
     try:
         settings = Settings.from_env(db=args.db, host=args.host, port=args.port)
+        pin = organiser_pin(args) or settings.organiser_pin
         # open and migrate once here: a bad --db is one clear line, not a startup traceback
         engine = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
         migrate(engine)
+        club = Club(engine)
+        if pin:
+            done = club.set_pin(pin)
+            print(f"trickcam serve: organiser PIN {done} (stored hashed in the database)")
+        elif not club.has_pin():
+            print(
+                "trickcam serve: no organiser PIN yet: nobody can create tables or tournaments "
+                "until you restart with --organiser-pin (see trickcam serve --help)",
+                file=sys.stderr,
+            )
         engine.dispose()
+        # stored: the app and its workers need not see it again
+        settings = replace(settings, organiser_pin="")
+        os.environ.pop("TRICKCAM_ORGANISER_PIN", None)
         app = create_app(settings)
-    except (ValueError, ImportError, SQLAlchemyError) as exc:
+    except (ValueError, ImportError, SQLAlchemyError, OSError, EOFError) as exc:
         print(f"trickcam serve: {exc}", file=sys.stderr)
         return 2
     if args.workers < 1:
@@ -109,6 +148,29 @@ def run(args: argparse.Namespace) -> int:
     tune_gc()  # the app and its modules are built: they live as long as the process
     server.run()
     return 0 if server.started else 2
+
+
+def organiser_pin(args: argparse.Namespace) -> str:
+    """The PIN from ``--organiser-pin-file`` or typed at ``--organiser-pin`` ("" for none)."""
+    if args.organiser_pin_file:
+        if args.organiser_pin_file == "-":
+            line = sys.stdin.readline()
+        else:
+            with open(args.organiser_pin_file, encoding="utf-8") as f:
+                line = f.readline()
+        if not line.strip():
+            raise ValueError(
+                f"--organiser-pin-file {args.organiser_pin_file}: no PIN on its first line"
+            )
+        return line.strip()
+    if args.organiser_pin:
+        import getpass
+
+        first = getpass.getpass("organiser PIN: ")
+        if getpass.getpass("the same again: ") != first:
+            raise ValueError("the two PINs differ: nothing was changed")
+        return first
+    return ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,13 +18,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from rules.errors import RulesError
+from service.admin import Refused
+from service.club import Club
 from service.db import make_engine, migrate
 from service.games import FieldError
 from service.limits import BodySizeLimit
 from service.live import Broker
 from service.roles import NotAllowed
 from service.settings import Settings
-from service.store import IdempotencyMismatch, Store
+from service.store import IdempotencyMismatch, Store, TableGone
 from service.strict_json import safe_errors
 
 # the youngest generation's collection threshold (CPython's default is 700): see tune_gc
@@ -49,6 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.engine = engine
         app.state.store = Store(engine)
+        app.state.club = Club(engine)
+        if settings.organiser_pin:  # the club's organiser PIN, set when the server starts
+            app.state.club.set_pin(settings.organiser_pin)
         app.state.broker = Broker(settings.stream_queue_size)
         try:
             yield
@@ -90,6 +95,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _not_allowed(_request: Request, exc: NotAllowed) -> JSONResponse:
         return JSONResponse(status_code=403, content={"detail": str(exc)})
 
+    @app.exception_handler(TableGone)
+    async def _gone(_request: Request, exc: TableGone) -> JSONResponse:
+        return JSONResponse(status_code=404, content={"detail": str(exc)})
+
+    @app.exception_handler(Refused)
+    async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse(status_code=409, content={"detail": str(exc)})
+
     @app.exception_handler(IdempotencyMismatch)
     async def _idempotency(_request: Request, exc: IdempotencyMismatch) -> JSONResponse:
         return field_error(["header", "Idempotency-Key"], str(exc))
@@ -104,6 +117,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(referee.router)
     app.include_router(pages.router)
     app.include_router(frames.router)
+    from service.routers import organiser
+
+    app.include_router(organiser.router)
     # around the routes: a body over the limit is refused before anything reads it
     app.add_middleware(
         BodySizeLimit,

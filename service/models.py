@@ -46,6 +46,8 @@ card_tables = Table(
     # sha256 of the scorer token: a leaked database does not let anyone post to a table
     Column("scorer_token_hash", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # set when the organiser deletes the table: its log is kept, it is no longer shown
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
 )
 
 events = Table(
@@ -86,6 +88,7 @@ tournaments = Table(
     # sha256 of the referee token; unique: the token alone names its tournament
     Column("referee_token_hash", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),  # as card_tables.deleted_at
     UniqueConstraint("referee_token_hash", name="uq_tournaments_referee_token_hash"),
 )
 
@@ -139,4 +142,27 @@ play_evidence = Table(
     Column("resolved_by", String(64), nullable=True),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     UniqueConstraint("table_id", "seq"),
+)
+
+# -- the club's organiser (migration 0003) ----------------------------------------------------
+
+club = Table(
+    "club",
+    metadata,
+    # "organiser_pin": the PIN's salted PBKDF2 hash; "big_screen": what "/" shows
+    Column("key", String(64), primary_key=True),
+    Column("value", JSON, nullable=True),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+organiser_log = Table(
+    "organiser_log",
+    metadata,
+    # what the organiser did (created, renamed, deleted, reissued a token, chose the screen)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("kind", String(16), nullable=False),  # "table", "tournament", "screen", "pin"
+    Column("target", String(32), nullable=True),
+    Column("detail", JSON, nullable=False),
 )

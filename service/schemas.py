@@ -255,3 +255,21 @@ class EventAccepted(TableStateOut):
     repeated: bool = Field(
         description="true when an earlier POST with this Idempotency-Key applied it"
     )
+
+
+class Rename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field(min_length=1, max_length=150)
+
+
+class Deleted(BaseModel):
+    id: str
+    name: str
+    deleted_at: str
+
+
+class TokenReissued(BaseModel):
+    id: str
+    name: str
+    token: str = Field(description="shown once: the new bearer token; the old one no longer works")

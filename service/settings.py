@@ -38,6 +38,8 @@ class Settings:
     ``model``: the card classifier the frames endpoint loads (empty: ``models/cards.onnx``).
     ``stream_heartbeat_s``: how often an idle event stream sends a comment line, so proxies
     and clients notice a dead connection.
+    ``organiser_pin``: when given, stored (hashed) as the club's organiser PIN at startup
+    (service/club.py); empty: the PIN stored in the database stays as it is.
     ``stream_poll_s``: how often an idle stream checks the database for events committed by
     another worker process (0, the default: never; one process needs no polling, and each
     poll costs a database read per open stream; ``trickcam serve --workers N`` sets 1 s).
@@ -54,6 +56,7 @@ class Settings:
     stream_heartbeat_s: float = 15.0
     stream_poll_s: float = 0.0
     stream_queue_size: int = 1024
+    organiser_pin: str = ""
 
     @property
     def database_url(self) -> str:

@@ -13,11 +13,13 @@ the database and replays only what is new (several workers may share the databas
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import logging
 import secrets
 import threading
+import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,11 +40,12 @@ from service.games import (
     effective_log,
 )
 from service.group_commit import GroupCommit
-from service.models import card_tables, events
+from service.models import card_tables, events, organiser_log
 from service.pg_notify import notify
 from service.sheet import table_state
 
 WRITE_ATTEMPTS = 5
+META_CACHE_S = 2.0
 log = logging.getLogger("trickcam.service")
 
 
@@ -63,6 +66,7 @@ class TableMeta:
     options: JSON
     token_hash: str
     created_at: datetime
+    deleted_at: datetime | None = None  # the organiser deleted it (its log is kept)
 
     def as_json(self) -> JSON:
         return {
@@ -94,6 +98,13 @@ class Snapshot:
     def empty(cls, meta: TableMeta) -> Snapshot:
         session = TableSession.new(meta.game, meta.players, meta.options)
         return cls(meta, 0, (), (), session, table_state(meta.as_json(), session, 0))
+
+    def with_meta(self, meta: TableMeta) -> Snapshot:
+        """The same log under the table's current metadata (the organiser renamed it)."""
+        if meta == self.meta:
+            return self
+        state = table_state(meta.as_json(), self.session, self.seq)
+        return dataclasses.replace(self, meta=meta, state=state)
 
     def rows(self) -> list[tuple[int, JSON, str]]:
         """The raw log as ``(seq, payload, actor)``."""
@@ -171,6 +182,7 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._metas: dict[str, TableMeta] = {}
+        self._meta_at: dict[str, float] = {}  # when each was read (another worker may change it)
         self._snapshots: dict[str, Snapshot] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -223,15 +235,31 @@ class Store:
                     created_at=meta.created_at,
                 )
             )
-        self._metas[meta.id] = meta
+            conn.execute(
+                insert(organiser_log).values(
+                    at=meta.created_at, action="created", kind="table", target=meta.id,
+                    detail={"name": name, "game": game},
+                )
+            )  # fmt: skip
+        self.remember(meta)
         return meta, token
 
-    def cached_meta(self, table_id: str) -> TableMeta | None:
-        """The table's metadata when this process has already read it (no database access)."""
-        return self._metas.get(table_id)
+    def remember(self, meta: TableMeta) -> None:
+        self._metas[meta.id] = meta
+        self._meta_at[meta.id] = time.monotonic()
 
-    def meta(self, table_id: str) -> TableMeta | None:
+    def cached_meta(self, table_id: str) -> TableMeta | None:
+        """The table's metadata when this process read it less than :data:`META_CACHE_S`
+        ago (no database access). The organiser may rename or delete a table, or reissue its
+        token, through another worker: older reads are read again."""
         found = self._metas.get(table_id)
+        if found is None or time.monotonic() - self._meta_at.get(table_id, 0.0) > META_CACHE_S:
+            return None
+        return found
+
+    def meta(self, table_id: str, fresh: bool = False) -> TableMeta | None:
+        """The table (deleted ones too: see ``deleted_at``); ``fresh``: read it now."""
+        found = None if fresh else self.cached_meta(table_id)
         if found is not None:
             return found
         if "\x00" in table_id:  # no table has one (PostgreSQL would refuse the query)
@@ -241,20 +269,32 @@ class Store:
         if row is None:
             return None
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        deleted = row.deleted_at
+        if deleted is not None and deleted.tzinfo is None:
+            deleted = deleted.replace(tzinfo=UTC)
         meta = TableMeta(
             row.id, row.name, row.game, tuple(row.players), dict(row.options),
-            row.scorer_token_hash, created,
+            row.scorer_token_hash, created, deleted,
         )  # fmt: skip
-        self._metas[table_id] = meta
+        self.remember(meta)
         return meta
 
-    def list_tables(self) -> list[TableMeta]:
+    def list_tables(self, limit: int | None = None, offset: int = 0) -> tuple[list[TableMeta], int]:
+        """The tables not deleted, oldest first, ``limit`` of them from ``offset``; and how
+        many there are in all."""
+        live = card_tables.c.deleted_at.is_(None)
         with read_transaction(self.engine) as conn:
-            ids = conn.execute(
-                select(card_tables.c.id).order_by(card_tables.c.created_at)
-            ).scalars()
-            wanted = list(ids)
-        return [m for m in (self.meta(i) for i in wanted) if m is not None]
+            total = conn.execute(select(func.count()).select_from(card_tables).where(live)).scalar()
+            query = (
+                select(card_tables.c.id)
+                .where(live)
+                .order_by(card_tables.c.created_at, card_tables.c.id)
+                .offset(offset)
+            )
+            if limit is not None:
+                query = query.limit(limit)
+            wanted = list(conn.execute(query).scalars())
+        return [m for m in (self.meta(i) for i in wanted) if m is not None], int(total or 0)
 
     # -- reading the log ---------------------------------------------------------------------
 
@@ -268,7 +308,8 @@ class Store:
             return self._fresh(conn, meta)
 
     def _fresh(self, conn: Connection, meta: TableMeta) -> Snapshot:
-        cached = self._snapshots.get(meta.id) or Snapshot.empty(meta)
+        found = self._snapshots.get(meta.id)
+        cached = Snapshot.empty(meta) if found is None else found.with_meta(meta)
         last = conn.execute(
             select(func.max(events.c.seq)).where(events.c.table_id == meta.id)
         ).scalar()
@@ -336,11 +377,12 @@ class Store:
             cached = self._snapshots.get(meta.id)
             if cached is not None:
                 with contextlib.suppress(RulesError, FieldError, roles.NotAllowed):
-                    return cached.checked(payload, actor)
+                    return cached.with_meta(meta).checked(payload, actor)
             snap = self._fresh(conn, meta)
             return snap.checked(payload, actor)
 
         def work(conn: Connection) -> tuple[EventRecord, Snapshot | None]:
+            _check_live(conn, meta, actor)
             done = None if key is None else _by_key(conn, meta.id, key)
             if done is not None:
                 return repeat(done)
@@ -393,6 +435,27 @@ def check_text(field: str, value: object) -> None:
     elif isinstance(value, list | tuple):
         for v in value:
             check_text(field, v)
+
+
+class TableGone(LookupError):
+    """The table was deleted by the organiser (404)."""
+
+
+def _check_live(conn: Connection, meta: TableMeta, actor: str) -> None:
+    """In the write's own transaction: the table is not deleted, and a scorer's (or its
+    camera's) token is still the table's (the organiser may have reissued it, maybe through
+    another worker)."""
+    row = conn.execute(
+        select(card_tables.c.scorer_token_hash, card_tables.c.deleted_at).where(
+            card_tables.c.id == meta.id
+        )
+    ).first()
+    if row is None or row.deleted_at is not None:
+        raise TableGone(f"table {meta.id} was deleted by the organiser")
+    if roles.table_side(actor) and row.scorer_token_hash != meta.token_hash:
+        raise roles.NotAllowed(
+            f"table {meta.id}'s scorer token was reissued by the organiser: use the new one"
+        )
 
 
 def _by_key(conn: Connection, table_id: str, key: str) -> EventRecord | None:

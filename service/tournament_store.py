@@ -13,12 +13,14 @@ round at as few tables as the limit of 7 allows, split evenly.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, func, insert, select
 
+from service.club import CACHE_S, Club
 from service.db import read_transaction, write_transaction
 from service.games import JSON, FieldError, TableSession
 from service.models import card_tables, events, tournament_tables, tournaments
@@ -40,6 +42,7 @@ class TournamentMeta:
     entrants: tuple[JSON, ...]
     token_hash: str
     created_at: datetime
+    deleted: bool = False
 
     def as_json(self) -> JSON:
         return {
@@ -118,15 +121,17 @@ class TournamentStore:
         self.engine = engine
         self.store = store
         self._metas: dict[str, TournamentMeta] = {}
+        self._meta_at: dict[str, float] = {}
         self._seatings: dict[str, tuple[Seating, ...]] = {}
         # the last view of each tournament, keyed on its tables' latest seqs: every open
         # stream asks for the view after each event, and one query tells it is unchanged
-        self._views: dict[str, tuple[tuple[tuple[str, int], ...], JSON]] = {}
+        self._views: dict[str, tuple[Any, JSON]] = {}
 
     def create(
         self, name: str, game: str, options: JSON, rank_by: RankBy, entrants: list[JSON]
     ) -> Created:
-        """A tournament, its tables and tokens (shown once: only their hashes are stored)."""
+        """A tournament, its tables and tokens (shown once: only their hashes are stored);
+        the organiser's log records it."""
         check_entrants(game, entrants)
         plan = seatings_plan(game, len(entrants))
         token = secrets.token_urlsafe(24)
@@ -167,40 +172,61 @@ class TournamentStore:
                         number=seating.number, entrants=list(seating.entrants),
                     )
                 )  # fmt: skip
+            Club.log(conn, "created", "tournament", meta.id, {"name": name, "tables": len(tables)})
         self._metas[meta.id] = meta
+        self._meta_at[meta.id] = time.monotonic()
         self._seatings[meta.id] = tuple(s for s, _, _ in tables)
         return Created(meta, token, tuple(tables))
 
     # -- reading ---------------------------------------------------------------------------
 
     def meta(self, tournament_id: str) -> TournamentMeta | None:
+        """The tournament, unless there is none or the organiser deleted it."""
         found = self._metas.get(tournament_id)
-        if found is not None:
-            return found
+        if found is not None and time.monotonic() - self._meta_at[tournament_id] < CACHE_S:
+            return None if found.deleted else found
+        return self.reread(tournament_id, missing_ok=True)
+
+    def reread(self, tournament_id: str, missing_ok: bool = False) -> Any:
+        """The tournament as the database has it now (None: none, or deleted)."""
+        if "\x00" in tournament_id:
+            return None
         with read_transaction(self.engine) as conn:
             row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
-        return None if row is None else self._remember(row)
+        if row is None:
+            return None
+        meta = self._remember(row)
+        return None if meta.deleted else meta
 
     def by_token(self, token: str) -> TournamentMeta | None:
         """The tournament whose referee token this is (the token alone names it)."""
         with read_transaction(self.engine) as conn:
             row = conn.execute(
-                select(tournaments).where(tournaments.c.referee_token_hash == hash_token(token))
+                select(tournaments).where(
+                    tournaments.c.referee_token_hash == hash_token(token),
+                    tournaments.c.deleted_at.is_(None),
+                )
             ).first()
         return None if row is None else self._remember(row)
 
     def list(self) -> list[TournamentMeta]:
+        """The tournaments not deleted, oldest first."""
         with read_transaction(self.engine) as conn:
-            rows = conn.execute(select(tournaments).order_by(tournaments.c.created_at)).all()
+            rows = conn.execute(
+                select(tournaments)
+                .where(tournaments.c.deleted_at.is_(None))
+                .order_by(tournaments.c.created_at)
+            ).all()
         return [self._remember(r) for r in rows]
 
     def _remember(self, row: Any) -> TournamentMeta:
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         meta = TournamentMeta(
             row.id, row.name, row.game, dict(row.options), row.rank_by,
-            tuple(row.entrants), row.referee_token_hash, created,
+            tuple(row.entrants), row.referee_token_hash, created, row.deleted_at is not None,
         )  # fmt: skip
         self._metas[meta.id] = meta
+        self._meta_at[meta.id] = time.monotonic()
         return meta
 
     def seatings(self, tournament_id: str) -> tuple[Seating, ...]:
@@ -241,7 +267,7 @@ class TournamentStore:
 
     def view(self, meta: TournamentMeta) -> JSON:
         """The tournament as its pages show it: every table's progress and the standings."""
-        key = self.latest_seqs(meta.id)
+        key = (self.latest_seqs(meta.id), meta)  # the organiser may rename it
         cached = self._views.get(meta.id)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -258,43 +284,57 @@ class TournamentStore:
             if table is None:
                 continue
             state = self.store.snapshot(table).state
-            for game in state["games"]:
-                if game["over"]:
-                    winners = tuple(seating.entrants[s] for s in game["winners"])
-                    results.append(TableResult(seating.entrants, tuple(game["totals"]), winners))
-            current = state["current"]
-            tables.append(
-                {
-                    "id": table.id,
-                    "round": seating.round,
-                    "number": seating.number,
-                    "entrants": list(seating.entrants),
-                    "names": [entrants[i]["name"] for i in seating.entrants],
-                    "seq": state["seq"],
-                    "totals": state["totals"],
-                    "games_won": state["games_won"],
-                    "over": bool(state["games"]) and bool(state["games"][-1]["over"]),
-                    "trump": None if current is None else current.get("trump"),
-                }
-            )
-        ranked = standings(len(entrants), results, meta.rank_by)
+            results.extend(table_results(seating, state))
+            tables.append(table_row(seating, entrants, state))
         byes = [] if meta.game == "clag" else schedule(len(entrants))[1]
         return {
             **meta.as_json(),
             "tables": tables,
             "byes": [{"round": b.round, "entrant": b.entrant} for b in byes],
-            "standings": [
-                {
-                    "place": s.place,
-                    "entrant": s.entrant,
-                    "name": entrants[s.entrant]["name"],
-                    "players": entrants[s.entrant]["players"],
-                    "played": s.played,
-                    "won": s.won,
-                    "lost": s.lost,
-                    "points": s.points,
-                    "points_against": s.points_against,
-                }
-                for s in ranked
-            ],
+            "standings": standings_json(meta, results),
         }
+
+
+def table_results(seating: Seating, state: JSON) -> list[TableResult]:
+    """The finished games of one table, as the standings count them."""
+    out = []
+    for game in state["games"]:
+        if game["over"]:
+            winners = tuple(seating.entrants[s] for s in game["winners"])
+            out.append(TableResult(seating.entrants, tuple(game["totals"]), winners))
+    return out
+
+
+def table_row(seating: Seating, entrants: list[JSON], state: JSON) -> JSON:
+    """One table as the tournament's pages show it (from its state)."""
+    current = state["current"]
+    return {
+        "id": seating.table_id,
+        "round": seating.round,
+        "number": seating.number,
+        "entrants": list(seating.entrants),
+        "names": [entrants[i]["name"] for i in seating.entrants],
+        "seq": state["seq"],
+        "totals": state["totals"],
+        "games_won": state["games_won"],
+        "over": bool(state["games"]) and bool(state["games"][-1]["over"]),
+        "trump": None if current is None else current.get("trump"),
+    }
+
+
+def standings_json(meta: TournamentMeta, results: list[TableResult]) -> list[JSON]:
+    entrants = list(meta.entrants)
+    return [
+        {
+            "place": s.place,
+            "entrant": s.entrant,
+            "name": entrants[s.entrant]["name"],
+            "players": entrants[s.entrant]["players"],
+            "played": s.played,
+            "won": s.won,
+            "lost": s.lost,
+            "points": s.points,
+            "points_against": s.points_against,
+        }
+        for s in standings(len(entrants), results, meta.rank_by)
+    ]

@@ -1,6 +1,6 @@
 """The pages: plain HTML + JS from ``service/static`` (no build step), live via EventSource.
 
-``/`` is a tournament's standings for the big screen (the latest tournament, or ``?t=ID``),
+``/`` is a tournament's standings for the big screen (the one the organiser chose, or ``?t=ID``),
 ``/tables/{id}`` a table live, ``/referee`` the referee's view (the token is typed in and
 kept in the browser). The pages read the public API and streams; only the referee's page
 sends a token, in a header.

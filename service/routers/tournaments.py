@@ -12,8 +12,12 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from service import admin
+from service.admin import check_name
+from service.club import now
 from service.live import JSON, sse
-from service.routers.deps import BrokerDep, SettingsDep
+from service.routers.deps import ORGANISER_ANSWERS, BrokerDep, OrganiserDep, SettingsDep
+from service.schemas import Deleted, Rename, TokenReissued
 from service.strict_json import StrictJSONRoute
 from service.tournament_schemas import (
     ScheduledTable,
@@ -50,16 +54,22 @@ async def get_tournament(tournament_id: str, tournaments: TournamentsDep) -> Tou
 TournamentDep = Annotated[TournamentMeta, Depends(get_tournament)]
 
 
-@router.post("", status_code=201, response_model=TournamentCreated)
+@router.post(
+    "",
+    status_code=201,
+    response_model=TournamentCreated,
+    dependencies=[OrganiserDep],
+    responses={**ORGANISER_ANSWERS, 422: {"description": "malformed (the field in `detail`)"}},
+)
 async def create_tournament(
     body: TournamentCreate, tournaments: TournamentsDep
 ) -> TournamentCreated:
     """Create a tournament and every table of its round robin (circle method; a bye a round
-    for an odd count). The answer carries the referee token and each table's scorer token,
-    once: hand them to the referee and the scorers."""
+    for an odd count), the organiser. The answer carries the referee token and each table's
+    scorer token, once: hand them to the referee and the scorers."""
     entrants = [e.model_dump() for e in body.entrants]
     made = await run_in_threadpool(
-        tournaments.create, body.name, body.game, body.options, body.rank_by, entrants
+        tournaments.create, check_name(body.name), body.game, body.options, body.rank_by, entrants
     )
     return TournamentCreated(
         **made.meta.as_json(),
@@ -83,6 +93,49 @@ async def create_tournament(
 async def list_tournaments(tournaments: TournamentsDep) -> list[TournamentSummary]:
     metas = await run_in_threadpool(tournaments.list)
     return [TournamentSummary(**m.as_json()) for m in metas]
+
+
+@router.patch(
+    "/{tournament_id}",
+    response_model=TournamentSummary,
+    dependencies=[OrganiserDep],
+    responses={**ORGANISER_ANSWERS, 404: {"description": "no such tournament"}},
+)
+async def rename_tournament(
+    tournament: TournamentDep, body: Rename, tournaments: TournamentsDep
+) -> TournamentSummary:
+    """Rename a tournament (the organiser; its tables keep their names)."""
+    meta = await run_in_threadpool(
+        admin.rename_tournament, tournaments, tournament, check_name(body.name)
+    )
+    return TournamentSummary(**meta.as_json())
+
+
+@router.delete(
+    "/{tournament_id}",
+    response_model=Deleted,
+    dependencies=[OrganiserDep],
+    responses={**ORGANISER_ANSWERS, 404: {"description": "no such tournament"}},
+)
+async def delete_tournament(tournament: TournamentDep, tournaments: TournamentsDep) -> Deleted:
+    """Delete a tournament and its tables (the organiser): no longer listed or shown, no
+    longer written to; their logs stay in the database, the deletion in the organiser's log."""
+    await run_in_threadpool(admin.delete_tournament, tournaments, tournament)
+    return Deleted(id=tournament.id, name=tournament.name, deleted_at=now().isoformat())
+
+
+@router.post(
+    "/{tournament_id}/referee-token",
+    response_model=TokenReissued,
+    dependencies=[OrganiserDep],
+    responses={**ORGANISER_ANSWERS, 404: {"description": "no such tournament"}},
+)
+async def reissue_referee_token(
+    tournament: TournamentDep, tournaments: TournamentsDep
+) -> TokenReissued:
+    """A new referee token (the organiser): the old one stops working at once."""
+    token = await run_in_threadpool(admin.reissue_referee_token, tournaments, tournament)
+    return TokenReissued(id=tournament.id, name=tournament.name, token=token)
 
 
 @router.get("/{tournament_id}")

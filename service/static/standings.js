@@ -1,5 +1,5 @@
 // "/": a tournament's standings for the big screen, live from its stream (?t=ID, else the
-// latest tournament).
+// tournament the organiser chose for the screen).
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -45,20 +45,42 @@ function render(view) {
   replace(document.getElementById("tables"), [...tiles, ...byes].sort((a, b) => order(a) - order(b)));
 }
 
+// The tournament the organiser chose for the big screen (GET /api/screen), checked again now
+// and then: when the organiser chooses another, the screen follows.
+const SCREEN_CHECK_MS = 10000;
+let shown = null;
+let source = null;
+
+function nothing(text) {
+  const note = document.getElementById("nothing");
+  note.textContent = text;
+  note.hidden = false;
+  document.getElementById("live").textContent = "";
+}
+
 async function start() {
   let id = params.get("t");
   if (!id) {
-    const all = await getJSON("/api/tournaments");
-    if (!all.length) {
-      document.getElementById("nothing").hidden = false;
-      document.getElementById("live").textContent = "";
-      setTimeout(start, 5000);
+    try {
+      id = (await getJSON("/api/screen")).tournament;
+    } catch (err) {
+      id = shown;  // keep showing what we have
+    }
+    setTimeout(start, SCREEN_CHECK_MS);
+    if (!id) {
+      if (source) source.close();
+      source = null;
+      shown = null;
+      nothing("The organiser has not chosen a tournament for this screen yet.");
       return;
     }
-    id = all[all.length - 1].id;
-    document.getElementById("nothing").hidden = true;
   }
-  follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
+  if (id === shown) return;
+  shown = id;
+  previous = {};
+  document.getElementById("nothing").hidden = true;
+  if (source) source.close();
+  source = follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
     if (m.kind === "tournament") render(m);
   });
 }

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from pg_cluster import Cluster, throwaway_cluster
+from svc_helpers import ORGANISER_PIN
 
 from service.app import create_app
 from service.settings import Settings
@@ -46,5 +47,5 @@ def database(request: pytest.FixtureRequest, db_path: Path) -> str:
 
 @pytest.fixture
 def client(database: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db=database))) as c:
+    with TestClient(create_app(Settings(organiser_pin=ORGANISER_PIN, db=database))) as c:
         yield c

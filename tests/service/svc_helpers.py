@@ -147,3 +147,8 @@ def race_two_stores(url: str) -> tuple[str, list[Any], list[dict[str, Any]]]:
         t.join(60)
     assert failures == []
     return meta.id, stores, events
+
+
+# the club's organiser PIN the test servers are started with, and the header that sends it
+ORGANISER_PIN = "club-pin-2468"
+ORGANISER = {"Authorization": f"Bearer {ORGANISER_PIN}"}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events
+from svc_helpers import BASE_SCORE, ORGANISER, PLAYERS4, base_hand_events
 
 
 def new_table(
@@ -17,6 +17,7 @@ def new_table(
     r = client.post(
         "/api/tables",
         json={"game": game, "name": "Table 4", "players": players or PLAYERS4, **extra},
+        headers=ORGANISER,
     )
     assert r.status_code == 201, r.text
     body = r.json()
@@ -30,7 +31,11 @@ def post(
 
 
 def test_create_table_returns_id_and_token_and_an_empty_state(client: TestClient) -> None:
-    r = client.post("/api/tables", json={"game": "clabber", "name": "Table 4", "players": PLAYERS4})
+    r = client.post(
+        "/api/tables",
+        json={"game": "clabber", "name": "Table 4", "players": PLAYERS4},
+        headers=ORGANISER,
+    )
     assert r.status_code == 201
     body = r.json()
     assert body["id"] and len(body["scorer_token"]) >= 24
@@ -60,7 +65,7 @@ def test_create_table_returns_id_and_token_and_an_empty_state(client: TestClient
 def test_malformed_tables_are_422_naming_the_field(
     client: TestClient, body: dict[str, Any], field: str
 ) -> None:
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers=ORGANISER)
     assert r.status_code == 422, r.text
     assert any(field in err["loc"] for err in r.json()["detail"]), r.json()
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, to_json
+from svc_helpers import BASE_SCORE, ORGANISER_PIN, PLAYERS4, base_hand_events, to_json
 from test_api_events import new_table, post
 
 from rules.belote import BeloteRules
@@ -129,7 +129,7 @@ def test_clag_through_the_api(client: TestClient) -> None:
 
 
 def test_a_new_app_on_the_same_file_gives_the_same_state(db_path: Path) -> None:
-    with TestClient(create_app(Settings(db=str(db_path)))) as client:
+    with TestClient(create_app(Settings(organiser_pin=ORGANISER_PIN, db=str(db_path)))) as client:
         table, auth = new_table(client)
         for event in base_hand_events():
             assert post(client, table, auth, event).status_code == 200
@@ -137,7 +137,7 @@ def test_a_new_app_on_the_same_file_gives_the_same_state(db_path: Path) -> None:
         post(client, table, auth, {"type": "bid", "seat": 1, "bid": "pass"})
         post(client, table, auth, {"type": "undo"})
         before = client.get(f"/api/tables/{table}").json()
-    with TestClient(create_app(Settings(db=str(db_path)))) as client:
+    with TestClient(create_app(Settings(organiser_pin=ORGANISER_PIN, db=str(db_path)))) as client:
         after = client.get(f"/api/tables/{table}").json()
         assert after == before
         assert after["hands"][0]["score"] == BASE_SCORE and after["seq"] == 29

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from svc_helpers import PLAYERS4
+from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4
 
 from service.app import create_app
 from service.settings import Settings
@@ -19,14 +19,16 @@ DEAL = {"type": "deal", "dealer": 0, "upcard": "9H"}
 
 def new_table(client: TestClient) -> tuple[str, dict[str, str]]:
     body = client.post(
-        "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+        "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}, headers=ORGANISER
     ).json()
     return body["id"], {"Authorization": f"Bearer {body['scorer_token']}"}
 
 
 @pytest.fixture
 def small_client(database: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db=database, max_body_bytes=2_000))) as c:
+    with TestClient(
+        create_app(Settings(organiser_pin=ORGANISER_PIN, db=database, max_body_bytes=2_000))
+    ) as c:
         yield c
 
 
@@ -50,7 +52,7 @@ def test_bodies_over_the_limit_are_413_and_nothing_is_written(small_client: Test
     )
     assert r.status_code == 413
     big_table = {"game": "clabber", "name": "n" * 2_500, "players": PLAYERS4}
-    assert client.post("/api/tables", json=big_table).status_code == 413
+    assert client.post("/api/tables", json=big_table, headers=ORGANISER).status_code == 413
     assert len(client.get("/api/tables").json()) == 1
     assert client.get(f"/api/tables/{table}").json()["seq"] == 0
     # under the limit, all is as usual
@@ -143,7 +145,7 @@ def test_event_numbers_the_database_cannot_hold_are_422(client: TestClient, afte
 def test_text_with_a_nul_character_is_422_on_every_database(
     client: TestClient, body: dict[str, object]
 ) -> None:
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers=ORGANISER)
     assert r.status_code == 422 and "NUL" in r.text
     assert client.get("/api/tables").json() == []
 
@@ -195,7 +197,9 @@ def test_nan_infinity_and_lone_surrogates_are_422_never_500(client: TestClient, 
 )
 def test_odd_numbers_and_text_in_a_new_table_are_422(client: TestClient, raw: str) -> None:
     r = client.post(
-        "/api/tables", content=raw.encode(), headers={"Content-Type": "application/json"}
+        "/api/tables",
+        content=raw.encode(),
+        headers={**ORGANISER, "Content-Type": "application/json"},
     )
     assert r.status_code == 422, (r.status_code, r.text[:300])
     assert r.json()["detail"]

@@ -8,21 +8,30 @@ import threading
 from pathlib import Path
 
 import httpx
-from svc_helpers import BASE_SCORE, PLAYERS4, ThreadServer, base_hand_events
+from svc_helpers import (
+    BASE_SCORE,
+    ORGANISER,
+    ORGANISER_PIN,
+    PLAYERS4,
+    ThreadServer,
+    base_hand_events,
+)
 
 from service.app import create_app
 from service.settings import Settings
 
 
 def test_parallel_writers(tmp_path: Path) -> None:
-    app = create_app(Settings(db=str(tmp_path / "busy.db")))
+    app = create_app(Settings(organiser_pin=ORGANISER_PIN, db=str(tmp_path / "busy.db")))
     events = base_hand_events()
     failures: list[str] = []
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
         tables = []
         for n in range(4):
             body = http.post(
-                "/api/tables", json={"game": "clabber", "name": f"T{n}", "players": PLAYERS4}
+                "/api/tables",
+                json={"game": "clabber", "name": f"T{n}", "players": PLAYERS4},
+                headers=ORGANISER,
             ).json()
             tables.append((body["id"], {"Authorization": f"Bearer {body['scorer_token']}"}))
 

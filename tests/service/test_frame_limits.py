@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from svc_helpers import PLAYERS4
+from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4
 
 from service.app import create_app
 from service.settings import Settings
@@ -36,6 +36,7 @@ def png_declaring(width: int, height: int) -> bytes:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(
+        organiser_pin=ORGANISER_PIN,
         db=str(tmp_path / "cam.db"),
         model=str(tmp_path / "absent.onnx"),
         max_frame_pixels=1920 * 1080,
@@ -46,7 +47,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def new_table(client: TestClient) -> tuple[str, dict[str, str]]:
     body = client.post(
-        "/api/tables", json={"game": "clabber", "name": "Cam", "players": PLAYERS4}
+        "/api/tables",
+        json={"game": "clabber", "name": "Cam", "players": PLAYERS4},
+        headers=ORGANISER,
     ).json()
     return body["id"], {"Authorization": f"Bearer {body['scorer_token']}"}
 

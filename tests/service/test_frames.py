@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from svc_helpers import PLAYERS4
+from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4
 
 from service.app import create_app
 from service.camera import Cameras, ReaderVision
@@ -37,7 +37,7 @@ def png(image: np.ndarray) -> bytes:
 
 def new_table(client: TestClient, game: str = "clabber") -> tuple[str, dict[str, str]]:
     body = client.post(
-        "/api/tables", json={"game": game, "name": "Cam", "players": PLAYERS4}
+        "/api/tables", json={"game": game, "name": "Cam", "players": PLAYERS4}, headers=ORGANISER
     ).json()
     return body["id"], {"Authorization": f"Bearer {body['scorer_token']}"}
 
@@ -57,7 +57,10 @@ def post_frame(
 @pytest.fixture
 def no_model_client(tmp_path: Path) -> Any:
     settings = Settings(
-        db=str(tmp_path / "cam.db"), model=str(tmp_path / "absent.onnx"), max_frame_bytes=50_000
+        organiser_pin=ORGANISER_PIN,
+        db=str(tmp_path / "cam.db"),
+        model=str(tmp_path / "absent.onnx"),
+        max_frame_bytes=50_000,
     )
     with TestClient(create_app(settings)) as c:
         yield c
@@ -278,6 +281,7 @@ def test_a_camera_fed_table_records_the_plays_of_its_second_game(
     r = client.post(
         "/api/tables",
         json={"game": "clabber", "name": "Cam", "players": PLAYERS4, "options": {"game_target": 1}},
+        headers=ORGANISER,
     )
     table, auth = r.json()["id"], {"Authorization": f"Bearer {r.json()['scorer_token']}"}
     args = truth["watch_args"]

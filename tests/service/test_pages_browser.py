@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from svc_helpers import base_hand_events, free_port
+from svc_helpers import ORGANISER, ORGANISER_PIN, base_hand_events, free_port
 
 from tests.ci import need, need_module
 
@@ -45,6 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         [sys.executable, "-m", "cli.main", "serve", "--db", str(db), "--port", str(port),
          "--log-level", "warning"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        env={**os.environ, "TRICKCAM_ORGANISER_PIN": ORGANISER_PIN},
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
@@ -82,7 +83,7 @@ def browser() -> Iterator[Browser]:
 
 def tournament(url: str, **options: Any) -> dict[str, Any]:
     body = {"name": "Club night", "game": "clabber", "entrants": TEAMS, "options": options}
-    r = httpx.post(f"{url}/api/tournaments", json=body)
+    r = httpx.post(f"{url}/api/tournaments", json=body, headers=ORGANISER)
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
     return made

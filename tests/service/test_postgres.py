@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import inspect, text
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, race_two_stores
+from svc_helpers import BASE_SCORE, ORGANISER, PLAYERS4, base_hand_events, race_two_stores
 from test_serve_process import running_server
 
 from service.db import make_engine, migrate
@@ -131,6 +131,7 @@ def test_serve_two_workers_on_postgres_stream_on_one_sees_events_posted_to_the_o
             f"{url}/api/tables",
             json={"game": "clabber", "name": "T", "players": PLAYERS4},
             timeout=TIMEOUT,
+            headers=ORGANISER,
         ).json()
         table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
 

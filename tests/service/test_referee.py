@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from svc_helpers import ORGANISER
 
 TEAMS = [
     {"name": "Aces", "players": ["Ann", "Al"]},
@@ -41,6 +42,7 @@ def tournament(client: TestClient, **options: Any) -> tuple[dict[str, Any], dict
     r = client.post(
         "/api/tournaments",
         json={"name": "Cup", "game": "clabber", "entrants": TEAMS, "options": options},
+        headers=ORGANISER,
     )
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()

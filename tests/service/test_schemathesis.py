@@ -18,7 +18,7 @@ from typing import Any
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from svc_helpers import PLAYERS4
+from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4
 
 from service.app import create_app
 from service.settings import Settings
@@ -26,6 +26,7 @@ from service.settings import Settings
 FOLDER = Path(tempfile.mkdtemp(prefix="trickcam-schemathesis-"))
 APP = create_app(
     Settings(
+        organiser_pin=ORGANISER_PIN,
         db=str(FOLDER / "fuzz.db"),
         model=str(FOLDER / "no-model.onnx"),  # frames: 503 without a model, never 500
         max_frame_bytes=200_000,
@@ -43,7 +44,9 @@ def real_table(case: Any) -> dict[str, str]:
 
         with asgi.get_client(APP) as client:
             body = client.post(
-                "/api/tables", json={"game": "clabber", "name": "Fuzz", "players": PLAYERS4}
+                "/api/tables",
+                json={"game": "clabber", "name": "Fuzz", "players": PLAYERS4},
+                headers=ORGANISER,
             ).json()
         _table.update(id=body["id"], token=body["scorer_token"])
     return _table

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from svc_helpers import BASE_SCORE, PLAYERS4, base_hand_events, free_port
+from svc_helpers import BASE_SCORE, ORGANISER, ORGANISER_PIN, PLAYERS4, base_hand_events, free_port
 
 from cli.main import COMMANDS
 
@@ -46,6 +46,7 @@ def running_server(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[byt
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        env={**os.environ, "TRICKCAM_ORGANISER_PIN": ORGANISER_PIN},
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -93,6 +94,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(tmp_path: Path) -> None:
             f"{url}/api/tables",
             json={"game": "clabber", "name": "Table 4", "players": PLAYERS4},
             timeout=10,
+            headers=ORGANISER,
         ).json()
         table, token = created["id"], created["scorer_token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -169,7 +171,9 @@ def test_several_workers_share_the_database_and_every_stream_sees_every_event(
         httpx.Client(base_url=url, timeout=10) as http,
     ):
         created = http.post(
-            "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+            "/api/tables",
+            json={"game": "clabber", "name": "T", "players": PLAYERS4},
+            headers=ORGANISER,
         ).json()
         table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
         lines: list[str] = []

@@ -49,7 +49,7 @@ def test_sqlite_is_a_file_in_wal_mode_and_migrations_apply_once(tmp_path: Path) 
     with engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     tables = set(inspect(engine).get_table_names())
     assert {"card_tables", "events", "alembic_version"} <= tables
     uniques = {tuple(u["column_names"]) for u in inspect(engine).get_unique_constraints("events")}

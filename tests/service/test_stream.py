@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from svc_helpers import PLAYERS4, ThreadServer
+from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4, ThreadServer
 
 from service.app import create_app
 from service.settings import Settings
@@ -38,11 +38,18 @@ def read_messages(url: str, out: queue.Queue[Any], stop: threading.Event) -> Non
 def test_stream_sends_the_state_then_each_accepted_event(tmp_path: Path) -> None:
     # one process: no database polling, so every message is the broadcast "event" kind
     app = create_app(
-        Settings(db=str(tmp_path / "live.db"), stream_heartbeat_s=15.0, stream_poll_s=0)
+        Settings(
+            organiser_pin=ORGANISER_PIN,
+            db=str(tmp_path / "live.db"),
+            stream_heartbeat_s=15.0,
+            stream_poll_s=0,
+        )
     )
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=TIMEOUT) as http:
         created = http.post(
-            "/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+            "/api/tables",
+            json={"game": "clabber", "name": "T", "players": PLAYERS4},
+            headers=ORGANISER,
         ).json()
         table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
         http.post(
@@ -99,7 +106,7 @@ def test_stream_sends_the_state_then_each_accepted_event(tmp_path: Path) -> None
 
 
 def test_stream_of_an_unknown_table_is_404(tmp_path: Path) -> None:
-    app = create_app(Settings(db=str(tmp_path / "live.db")))
+    app = create_app(Settings(organiser_pin=ORGANISER_PIN, db=str(tmp_path / "live.db")))
     with ThreadServer(app) as server:
         assert httpx.get(f"{server.url}/api/tables/nope/stream", timeout=TIMEOUT).status_code == 404
 
@@ -108,11 +115,13 @@ def test_a_stream_sees_events_another_worker_committed(tmp_path: Path) -> None:
     """Two servers (as two workers would be) on one database file: events posted through one
     reach a stream opened on the other, by its database poll."""
     db = str(tmp_path / "shared.db")
-    first = create_app(Settings(db=db, stream_poll_s=0.1))
-    second = create_app(Settings(db=db, stream_poll_s=0.1))
+    first = create_app(Settings(organiser_pin=ORGANISER_PIN, db=db, stream_poll_s=0.1))
+    second = create_app(Settings(organiser_pin=ORGANISER_PIN, db=db, stream_poll_s=0.1))
     with ThreadServer(first) as a, ThreadServer(second) as b, httpx.Client(timeout=TIMEOUT) as http:
         created = http.post(
-            f"{a.url}/api/tables", json={"game": "clabber", "name": "T", "players": PLAYERS4}
+            f"{a.url}/api/tables",
+            json={"game": "clabber", "name": "T", "players": PLAYERS4},
+            headers=ORGANISER,
         ).json()
         table, auth = created["id"], {"Authorization": f"Bearer {created['scorer_token']}"}
         messages: queue.Queue[Any] = queue.Queue()

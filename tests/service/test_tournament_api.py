@@ -17,7 +17,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
-from svc_helpers import ThreadServer, base_hand_events
+from svc_helpers import ORGANISER, ORGANISER_PIN, ThreadServer, base_hand_events
 
 from service.app import create_app
 from service.db import make_engine, migrate
@@ -35,7 +35,7 @@ SHORT = {"game_target": 100}
 
 def make(client: TestClient, entrants: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     body = {"name": "Club night", "game": "clabber", "entrants": entrants, **extra}
-    r = client.post("/api/tournaments", json=body)
+    r = client.post("/api/tournaments", json=body, headers=ORGANISER)
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
     return made
@@ -209,7 +209,7 @@ def test_rank_by_games_or_by_points_alone(
 def test_bad_tournaments_are_422_naming_the_field(
     client: TestClient, body: dict[str, Any], field: str
 ) -> None:
-    r = client.post("/api/tournaments", json={"name": "T", **body})
+    r = client.post("/api/tournaments", json={"name": "T", **body}, headers=ORGANISER)
     assert r.status_code == 422, r.text
     assert any(field in d["loc"] for d in r.json()["detail"]), r.json()
     assert client.get("/api/tournaments").json() == []  # nothing half-made
@@ -248,11 +248,14 @@ def test_migration_0002_creates_the_tournament_tables(tmp_path: Path) -> None:
 
 
 def test_tournament_stream_sends_standings_when_a_game_ends(tmp_path: Path) -> None:
-    app = create_app(Settings(db=str(tmp_path / "live.db"), stream_heartbeat_s=15.0))
+    app = create_app(
+        Settings(organiser_pin=ORGANISER_PIN, db=str(tmp_path / "live.db"), stream_heartbeat_s=15.0)
+    )
     with ThreadServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as http:
         made = http.post(
             "/api/tournaments",
             json={"name": "Live", "game": "clabber", "entrants": TEAMS, "options": SHORT},
+            headers=ORGANISER,
         ).json()
         messages: queue.Queue[Any] = queue.Queue()
 
