@@ -15,9 +15,10 @@ cd "$(dirname "$0")"
 
 VENV=.venv
 TORCH_SPEC=${TORCH_SPEC:-torch==2.13.0}
-# Debian packages the suite uses: SVG card decks and their renderer (vision), Chromium (the
-# pages' browser tests, driven by Playwright), PostgreSQL (the service's PostgreSQL tests).
-SYSTEM_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin chromium postgresql"
+# Debian packages the suite uses: SVG card decks and their renderer, fonts for foreign card
+# indices (vision), Chromium (the pages' browser tests, driven by Playwright), PostgreSQL (the
+# service's PostgreSQL tests).
+SYSTEM_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation chromium postgresql"
 
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
 
@@ -57,6 +58,7 @@ setup() {
 
 system_packages() {
   if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] && command -v rsvg-convert >/dev/null &&
+     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && [ -d /usr/share/fonts/truetype/liberation ] &&
      command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     return
   fi

@@ -1,4 +1,4 @@
-"""Procedural playing cards whose indices are set in OpenCV's Hershey fonts.
+"""Procedural playing cards whose indices are set in OpenCV's Hershey fonts or a TrueType font.
 
 The 18 training deck designs share a handful of index typefaces; real decks use many more (the
 Piatnik queen's looped tail read as an 8 by a model trained on SVG decks alone). Cards drawn
@@ -6,6 +6,13 @@ here vary the font, italics, stroke weight, size, place and condensation of the 
 size of the suit sign under it, so the classifier learns letter and suit shapes rather than
 one deck's typeface. Centres are rough (pips in a grid, a framed blob for courts): only the
 corners are read.
+
+Court and ace indices come in the languages these games are played in (:data:`INDEX_STYLES`):
+French R/D/V, German and Austrian K/D/B, Dutch H/V/B, Scandinavian E/K/D/Kn, Russian and
+Bulgarian Т/К/Д/В; each card keeps the label of its meaning (a B is a jack). The French valet
+and the Dutch vrouw are both a V: the same glyph is taught as a jack and as a queen, so the
+classifier is unsure of a lone V rather than wrong. Letters outside the Hershey fonts
+(Cyrillic) are set in Debian's DejaVu and Liberation fonts through Pillow (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -14,6 +21,28 @@ import cv2
 import numpy as np
 
 Rng = np.random.Generator
+
+INDEX_STYLES: dict[str, dict[str, str]] = {
+    "english": {"A": "A", "K": "K", "Q": "Q", "J": "J"},
+    "german": {"A": "A", "K": "K", "Q": "D", "J": "B"},
+    "french": {"A": "A", "K": "R", "Q": "D", "J": "V"},
+    "dutch": {"A": "A", "K": "H", "Q": "V", "J": "B"},
+    "scandinavian": {"A": "E", "K": "K", "Q": "D", "J": "Kn"},
+    "russian": {"A": "Т", "K": "К", "Q": "Д", "J": "В"},
+}
+"""The printed index of the ace and court cards, by deck tradition (numbers are the same)."""
+
+TTF_FONTS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+)
+"""TrueType fonts of Debian's fonts-dejavu-core and fonts-liberation (those found are used)."""
 
 FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -66,15 +95,54 @@ def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: np.ndarray
     img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - a) + colour * a
 
 
-def _rank_mask(rng: Rng, rank: str, height: int, max_width: int) -> np.ndarray:
-    """The rank in a random Hershey font, ``height`` tall, squeezed to ``max_width`` if needed."""
-    font = int(FONTS[int(rng.integers(len(FONTS)))]) | (
-        cv2.FONT_ITALIC if rng.random() < 0.15 else 0
-    )
-    thick = int(rng.integers(2, 6))
-    (tw, th), base = cv2.getTextSize(rank, font, 2.0, thick)
-    canvas = np.zeros((th + base + 2 * thick + 4, tw + 2 * thick + 4), np.uint8)
-    cv2.putText(canvas, rank, (thick + 2, th + thick + 2), font, 2.0, 255, thick, cv2.LINE_AA)
+def index_text(rng: Rng, rank: str, p_foreign: float = 0.0) -> str:
+    """What a deck prints for ``rank`` (``"10"``, ``"Q"``...): English, or with ``p_foreign``
+    the index of another deck tradition (numbers never change)."""
+    if rank not in "AKQJ" or rng.random() >= p_foreign:
+        return rank
+    styles = [s for s in INDEX_STYLES if s != "english"]
+    return INDEX_STYLES[styles[int(rng.integers(len(styles)))]][rank]
+
+
+def _ttf_fonts() -> list[str]:
+    from pathlib import Path
+
+    return [f for f in TTF_FONTS if Path(f).is_file()]
+
+
+def _ttf_canvas(rng: Rng, text: str) -> np.ndarray | None:
+    """``text`` set in a TrueType font (white on black), or None without Pillow or fonts."""
+    fonts = _ttf_fonts()
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        return None
+    if not fonts:
+        return None
+    font = ImageFont.truetype(fonts[int(rng.integers(len(fonts)))], 96)
+    box = font.getbbox(text)
+    image = Image.new("L", (box[2] + 16, box[3] + 16), 0)
+    ImageDraw.Draw(image).text((8, 8), text, fill=255, font=font)
+    return np.asarray(image, np.uint8).copy()
+
+
+def _rank_mask(rng: Rng, rank: str, height: int, max_width: int, p_ttf: float = 0.0) -> np.ndarray:
+    """The rank in a random Hershey font (a TrueType one for letters Hershey lacks, and with
+    ``p_ttf``), ``height`` tall, squeezed to ``max_width`` if needed. At ``p_ttf`` 0 the draws
+    are those of the Hershey-only cards, so older datasets regenerate bit for bit."""
+    canvas = None
+    if not rank.isascii() or (p_ttf and rng.random() < p_ttf):
+        canvas = _ttf_canvas(rng, rank)
+    if canvas is None or not canvas.any():
+        if not rank.isascii():  # no font for it here: the English index instead
+            rank = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}.get(rank, rank)
+        font = int(FONTS[int(rng.integers(len(FONTS)))]) | (
+            cv2.FONT_ITALIC if rng.random() < 0.15 else 0
+        )
+        thick = int(rng.integers(2, 6))
+        (tw, th), base = cv2.getTextSize(rank, font, 2.0, thick)
+        canvas = np.zeros((th + base + 2 * thick + 4, tw + 2 * thick + 4), np.uint8)
+        cv2.putText(canvas, rank, (thick + 2, th + thick + 2), font, 2.0, 255, thick, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas)
     glyph = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     gh, gw = glyph.shape
@@ -83,9 +151,11 @@ def _rank_mask(rng: Rng, rank: str, height: int, max_width: int) -> np.ndarray:
     return cv2.resize(glyph, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def font_card(rng: Rng, label: str, height: int = 320) -> np.ndarray:
-    """A BGRA card for ``label`` (e.g. ``"10H"``) with Hershey-font indices in two corners."""
+def font_card(rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0) -> np.ndarray:
+    """A BGRA card for ``label`` (e.g. ``"10H"``) with Hershey-font indices in two corners;
+    with ``p_foreign`` the ace and courts may carry another tradition's index (same label)."""
     rank, suit = label[:-1], label[-1]
+    printed = index_text(rng, rank, p_foreign) if p_foreign else rank
     w = int(height * rng.uniform(0.62, 0.72))
     h = height
     paper = np.clip(rng.normal((238, 244, 248), 8), 180, 255)
@@ -99,7 +169,7 @@ def font_card(rng: Rng, label: str, height: int = 320) -> np.ndarray:
     corner = np.empty((ch, cw, 3), np.float32)
     corner[:] = paper
     rank_h = int(h * rng.uniform(0.075, 0.13))
-    rank_img = _rank_mask(rng, rank, rank_h, int(cw * 0.85))
+    rank_img = _rank_mask(rng, printed, rank_h, int(cw * 0.85), 0.3 if p_foreign else 0.0)
     x0 = int(w * rng.uniform(0.03, 0.08))
     y0 = int(h * rng.uniform(0.025, 0.06))
     _stamp(corner, rank_img, x0, y0, ink)

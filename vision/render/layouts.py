@@ -323,7 +323,7 @@ class CardSource:
         deck = self.decks[int(rng.integers(len(self.decks)))] if self.decks else {}
         faces = []
         for label in labels:
-            face = font_card(rng, label) if use_font else deck[label]
+            face = font_card(rng, label, p_foreign=0.5) if use_font else deck[label]
             face = _with_alpha(face, 0.06)
             faces.append(_darkened(rng, face) if dark else face)
         return labels, faces

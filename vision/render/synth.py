@@ -54,15 +54,19 @@ class SynthRecipe:
     p_sharpen: float = 0.3
     p_contrast: float = 0.3
     p_saturation: float = 0.3
-    p_fontcard: float = 0.15
+    p_fontcard: float = 0.2
     """A card drawn with Hershey-font indices (vision/render/fontcards.py) instead of a deck's card."""
+    p_foreign_index: float = 0.5
+    """Of the font cards' aces and courts, the share printed with another tradition's index
+    (R/D/V, K/D/B, H/V/B, E/K/D/Kn, Т/К/Д/В: ``fontcards.INDEX_STYLES``); 0 in older recipes."""
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
             "white balance / colour cast (warm bias), low light + gamma, vignette",
             "soft shadows, glare blobs, thumb over the centre, gaussian/defocus/motion blur",
             "sensor noise, sharpening, contrast and saturation boosts, JPEG",
-            "15 % of cards drawn with Hershey-font indices (training decks only)",
+            "20 % of cards drawn with Hershey-font indices (training decks only), half of their "
+            "aces and courts with the indices of other traditions (R/D/V, K/D/B, H/V/B, ...)",
             "none = paper, hands, screens, cloth, wood, card centres",
         ]
     )
@@ -264,7 +268,8 @@ def make_sample(
     else:
         label = int(rng.integers(52))
         if recipe.p_fontcard and rng.random() < recipe.p_fontcard:
-            card, deck_no = font_card(rng, LABELS[label]), -1
+            card = font_card(rng, LABELS[label], p_foreign=recipe.p_foreign_index)
+            deck_no = -1
         else:
             card = decks[deck_no][LABELS[label]]
     return scene_sample(rng, card, label, recipe), label, deck_no
