@@ -176,3 +176,35 @@ def test_synth_designs_choose_the_deck_packages(tmp_path: Path, designs: str, kd
     installed = any(d.source == "kde" for d in list_decks())
     assert has_kde == (kde and installed)
     assert meta["heldout_decks"] == sorted(HELDOUT)
+
+
+def test_foreign_indices_keep_the_meaning_of_the_card() -> None:
+    from vision.render.fontcards import INDEX_STYLES, index_text
+
+    # every tradition prints some index for each court and the ace; a B is a jack wherever
+    # it is printed, a D a queen, and only V stands for two cards (French valet, Dutch vrouw)
+    meaning: dict[str, set[str]] = {}
+    for style in INDEX_STYLES.values():
+        assert set(style) == {"A", "K", "Q", "J"}
+        for rank, printed in style.items():
+            meaning.setdefault(printed, set()).add(rank)
+    ambiguous = {printed for printed, ranks in meaning.items() if len(ranks) > 1}
+    assert ambiguous == {"V"}
+    assert meaning["B"] == {"J"} and meaning["D"] == {"Q"} and meaning["Д"] == {"Q"}
+    rng = np.random.default_rng(0)
+    assert {index_text(rng, "10", 1.0) for _ in range(20)} == {"10"}  # numbers never change
+    printed = {index_text(rng, "Q", 1.0) for _ in range(200)}
+    assert printed == {style["Q"] for name, style in INDEX_STYLES.items() if name != "english"}
+
+
+def test_a_cyrillic_index_is_drawn_in_a_truetype_font() -> None:
+    from tests.ci import need, need_module
+    from vision.render.fontcards import _ttf_canvas, _ttf_fonts
+
+    need_module("PIL", "Pillow (the train extra)")
+    need(bool(_ttf_fonts()), "Debian's fonts-dejavu-core / fonts-liberation")
+    rng = np.random.default_rng(3)
+    de = _ttf_canvas(rng, "Д")
+    be = _ttf_canvas(np.random.default_rng(3), "В")
+    assert de is not None and be is not None and de.any() and be.any()
+    assert de.shape != be.shape or not np.array_equal(de, be)  # two glyphs, not a fallback box
