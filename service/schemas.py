@@ -173,14 +173,40 @@ class UndoIn(_Event):
 EventIn = Annotated[GameEventIn | CorrectIn | UndoIn, Field(discriminator="type")]
 
 
+def not_blank(text: str) -> str:
+    """Surrounding blanks removed; a blank name is no name."""
+    text = text.strip()
+    if not text:
+        raise ValueError("blank: a name needs at least one visible character")
+    return text
+
+
+def distinct(names: list[str], what: str) -> list[str]:
+    """``names`` unless two are the same name however cased (ValueError naming them)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.casefold()
+        if key in seen:
+            raise ValueError(f"{seen[key]!r} and {name!r}: {what} must have different names")
+        seen[key] = name
+    return names
+
+
+# a person's, table's or team's name: text a club can read and tell apart
+Name = Annotated[StrictStr, Field(min_length=1, max_length=100), AfterValidator(not_blank)]
+TableName = Annotated[StrictStr, Field(min_length=1, max_length=200), AfterValidator(not_blank)]
+
+
 class TableCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: Literal["clabber", "klaberjass", "belote", "clag"]
-    name: StrictStr = Field(min_length=1, max_length=200)
-    players: list[Annotated[StrictStr, Field(min_length=1, max_length=100)]] = Field(
-        min_length=2, max_length=7
-    )
+    name: TableName
+    players: Annotated[
+        list[Name],
+        Field(min_length=2, max_length=7),
+        AfterValidator(lambda names: distinct(names, "the players at a table")),
+    ]
     options: dict[str, Any] = Field(default_factory=dict, description="the game's ruleset options")
 
 
@@ -260,7 +286,7 @@ class EventAccepted(TableStateOut):
 class Rename(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: StrictStr = Field(min_length=1, max_length=150)
+    name: TableName
 
 
 class Deleted(BaseModel):

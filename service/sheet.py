@@ -72,13 +72,29 @@ def table_state(meta: Mapping[str, Any], session: TableSession, seq: int) -> JSO
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A CSV cell a spreadsheet reads as what it is: text that would start a formula (a
+    player named ``=HYPERLINK(...)``) gets a leading apostrophe; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def score_sheet_csv(state: Mapping[str, Any]) -> str:
-    """The score sheet: one line per scored hand, a score and a running total per side."""
+    """The score sheet: one line per scored hand, a score and a running total per side.
+    Every text cell is neutralised (:func:`cell`): names come from whoever opened the table."""
     players: Sequence[str] = state["players"]
     labels = [" & ".join(players[s] for s in side) for side in state["sides"]]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(
+
+    def write(row: list[Any]) -> None:
+        writer.writerow([cell(v) for v in row])
+
+    write(
         ["hand", "game", "hand_in_game", "dealer"]
         + [f"score {label}" for label in labels]
         + [f"total {label}" for label in labels]
@@ -91,7 +107,7 @@ def score_sheet_csv(state: Mapping[str, Any]) -> str:
             if isinstance(flag, bool)
             else " ".join(labels[i] for i, s in enumerate(flag) if s)
         )
-        writer.writerow(
+        write(
             [h["number"], h["game"], h["hand"], players[h["dealer"]]]
             + h["score"]
             + h["running"]

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from service.schemas import CardCode, EventIn
-
-Name = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+from service.schemas import CardCode, EventIn, Name, distinct, not_blank
 
 
 class EntrantIn(BaseModel):
@@ -17,13 +15,24 @@ class EntrantIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Name
-    players: list[Name] = Field(min_length=1, max_length=2)
+    players: Annotated[
+        list[Name],
+        Field(min_length=1, max_length=2),
+        AfterValidator(lambda names: distinct(names, "partners")),
+    ]
+
+
+def _entrants(entrants: list[EntrantIn]) -> list[EntrantIn]:
+    """Entrants a standings table can tell apart: different names, nobody in two of them."""
+    distinct([e.name for e in entrants], "entrants")
+    distinct([p for e in entrants for p in e.players], "players (one entrant each)")
+    return entrants
 
 
 class TournamentCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: StrictStr = Field(min_length=1, max_length=150)
+    name: Annotated[StrictStr, Field(min_length=1, max_length=150), AfterValidator(not_blank)]
     game: Literal["clabber", "klaberjass", "belote", "clag"]
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's ruleset options, the same at every table"
@@ -31,7 +40,9 @@ class TournamentCreate(BaseModel):
     rank_by: Literal["games", "points"] = Field(
         "games", description="games: games won, game points break ties; points: points alone"
     )
-    entrants: list[EntrantIn] = Field(min_length=2, max_length=64)
+    entrants: Annotated[
+        list[EntrantIn], Field(min_length=2, max_length=64), AfterValidator(_entrants)
+    ]
 
 
 class ScheduledTable(BaseModel):

@@ -15,6 +15,7 @@ from service.live import stream_messages
 from service.pg_notify import CommitListener
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
 from service.schemas import EventAccepted, EventIn, EventRecordOut
+from service.store import IdempotencyMismatch
 from service.strict_json import StrictJSONRoute
 
 MAX_SEQ = 2**31 - 1  # a database integer: a larger number is 422, not a driver's overflow
@@ -68,6 +69,10 @@ async def post_event(
 ) -> JSONResponse:
     """Add one event to the table's log. It is acknowledged only once committed; a retry
     with the same ``Idempotency-Key`` applies once and is answered the same way."""
+    if idempotency_key is not None and not idempotency_key.strip():
+        raise IdempotencyMismatch(
+            "an empty Idempotency-Key: send a key that names this event (or no header)"
+        )
     payload = event.model_dump(mode="json", exclude_unset=True)  # as posted, cards normalised
     done = await run_in_threadpool(store.append, table, payload, "scorer", idempotency_key)
     record = done.record.as_json()
