@@ -18,6 +18,8 @@ JSON.
     .venv/bin/python bench/service.py [--tables 256] [--pace 1.0] [--listeners 1]
                                       [--sync FULL|NORMAL] [--db URL] [--workers N]
                                       [--postgres] [--port PORT]
+    .venv/bin/python bench/service.py --tournament-streams 0,5,20,50 --listeners 0
+        (a 16-team tournament's 120 tables posting, N tournament streams open: issue 14)
 
 Measured 2026-11-29 on the shared 2-core dev box (load average 4-9 from other jobs), 256
 tables at 1 s pace, SQLite FULL, one worker, httptools + uvloop: 256 events/s sustained,
@@ -81,6 +83,8 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     committed: int = 0
     ready: int = 0
+    tournament_messages: int = 0
+    tournament_bytes: int = 0
     first: float = 0.0
     last: float = 0.0
 
@@ -160,18 +164,23 @@ async def follow(
         writer.close()
 
 
+ORGANISER = f"Authorization: Bearer {ORGANISER_PIN}\r\n"
+
+
 async def one_table(
-    host: str, port: int, pace: float, listeners: int, figures: Figures, start: asyncio.Event
-) -> None:
+    host: str, port: int, pace: float, listeners: int, figures: Figures, start: asyncio.Event,
+    created: dict[str, str] | None = None,
+) -> None:  # fmt: skip
+    """One table posting the hand at its pace: a new table, or ``created`` (a tournament's)."""
     events = base_hand_events()
     conn = await Connection.open(host, port)
-    body = json.dumps({"game": "clabber", "name": "T", "players": PLAYERS4}).encode()
-    organiser = f"Authorization: Bearer {ORGANISER_PIN}\r\n"
-    status, answer = await conn.request(http_request("POST", "/api/tables", body, organiser))
-    if status != 201:
-        figures.errors.append(f"create: {status} {answer[:200]!r}")
-        return
-    created = json.loads(answer)
+    if created is None:
+        body = json.dumps({"game": "clabber", "name": "T", "players": PLAYERS4}).encode()
+        status, answer = await conn.request(http_request("POST", "/api/tables", body, ORGANISER))
+        if status != 201:
+            figures.errors.append(f"create: {status} {answer[:200]!r}")
+            return
+        created = json.loads(answer)
     table = created["id"]
     auth = f"Authorization: Bearer {created['scorer_token']}\r\n"
     posts = [
@@ -210,14 +219,67 @@ async def one_table(
     await asyncio.wait_for(asyncio.gather(*readers), 60)
 
 
+async def make_tournament(host: str, port: int, teams: int) -> tuple[str, list[dict[str, str]]]:
+    """A Clabber round robin of ``teams`` teams (16: 120 tables): its id and its tables."""
+    entrants = [{"name": f"Team {n}", "players": [f"P{n}a", f"P{n}b"]} for n in range(teams)]
+    body = json.dumps({"name": "Bench", "game": "clabber", "entrants": entrants}).encode()
+    conn = await Connection.open(host, port)
+    status, answer = await conn.request(http_request("POST", "/api/tournaments", body, ORGANISER))
+    conn.close()
+    if status != 201:
+        raise RuntimeError(f"creating the tournament: {status} {answer[:200]!r}")
+    made = json.loads(answer)
+    return made["id"], made["tables"]
+
+
+async def follow_tournament(
+    host: str, port: int, tournament: str, figures: Figures, ready: asyncio.Event
+) -> None:
+    """Read a tournament stream until cancelled, counting its messages and bytes."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(http_request("GET", f"/api/tournaments/{tournament}/stream"))
+    head = await reader.readuntil(b"\r\n\r\n")
+    if head[9:12] != b"200":
+        figures.errors.append(f"tournament stream: {head[:40]!r}")
+        ready.set()
+        return
+    try:
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                return
+            if not ready.is_set() and b"data:" in data:
+                ready.set()  # the first message (the whole tournament) arrived
+                continue
+            figures.tournament_messages += data.count(b"data:")
+            figures.tournament_bytes += len(data)
+    finally:
+        writer.close()
+
+
 async def run_clients(
-    host: str, port: int, tables: int, pace: float, listeners: int
-) -> tuple[Figures, float]:
+    host: str, port: int, tables: int, pace: float, listeners: int,
+    tournament_streams: int = -1, teams: int = 16,
+) -> tuple[Figures, float]:  # fmt: skip
+    """Every table posting its hand at ``pace``; with ``tournament_streams`` >= 0 the tables
+    are a ``teams``-team tournament's, followed by that many tournament streams."""
     figures = Figures()
     start = asyncio.Event()
+    watchers: list[asyncio.Task[None]] = []
+    made: list[dict[str, str] | None] = [None] * tables
+    if tournament_streams >= 0:
+        tournament, made = await make_tournament(host, port, teams)  # type: ignore[assignment]
+        readies = [asyncio.Event() for _ in range(tournament_streams)]
+        watchers = [
+            asyncio.create_task(follow_tournament(host, port, tournament, figures, r))
+            for r in readies
+        ]
+        for r in readies:
+            await asyncio.wait_for(r.wait(), 120)
+        tables = len(made)
     tasks = [
-        asyncio.create_task(one_table(host, port, pace, listeners, figures, start))
-        for _ in range(tables)
+        asyncio.create_task(one_table(host, port, pace, listeners, figures, start, made[i]))
+        for i in range(tables)
     ]
     # every table created and its streams open before anyone posts
     while figures.ready + sum(t.done() for t in tasks) < tables:
@@ -225,7 +287,12 @@ async def run_clients(
     t0 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks)
-    return figures, time.perf_counter() - t0
+    elapsed = time.perf_counter() - t0
+    await asyncio.sleep(0.5)  # the last changes reach the tournament streams
+    for w in watchers:
+        w.cancel()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    return figures, elapsed
 
 
 def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen[bytes]:
@@ -276,6 +343,14 @@ def main() -> int:
         action="store_true",
         help="a throwaway PostgreSQL cluster (fsync on) instead of SQLite",
     )
+    parser.add_argument(
+        "--tournament-streams",
+        metavar="N,N,...",
+        help="the tables are a tournament's (--teams, 16: 120 tables) followed by N tournament "
+        "streams: one run (a fresh server) per N, then a table of the POST figures per N; "
+        "e.g. --tournament-streams 0,5,20,50 --listeners 0",
+    )
+    parser.add_argument("--teams", type=int, default=16, help="the tournament's teams")
     args = parser.parse_args()
     random.seed(1)
     if args.postgres:
@@ -291,16 +366,47 @@ def main() -> int:
 
 
 def bench(args: argparse.Namespace) -> int:
+    if not args.tournament_streams:
+        return bench_once(args, -1)[0]
+    counts = [int(n) for n in args.tournament_streams.split(",")]
+    rows = []
+    for n in counts:
+        print(f"-- {n} tournament streams", flush=True)
+        code, figures = bench_once(args, n)
+        if code or figures is None:
+            return code or 1
+        rows.append((n, figures))
+    teams = args.teams
+    print(f"\n{teams * (teams - 1) // 2} tables of a {teams}-team tournament, pace {args.pace} s")
+    print("tournament streams   POST p50 ms   POST p99 ms   stream messages   stream MB")
+    for n, f in rows:
+        print(
+            f"{n:18d}   {statistics.median(f.post_ms):11.1f}   "
+            f"{percentile(f.post_ms, 0.99):11.1f}   {f.tournament_messages:15d}   "
+            f"{f.tournament_bytes / 1e6:9.1f}"
+        )
+    return 0
+
+
+def bench_once(args: argparse.Namespace, tournament_streams: int) -> tuple[int, Figures | None]:
     port = args.port or free_port()
     server = start_server(args, port) if args.port is None else None
     try:
         if server is not None and not wait_for(port, server):
             print("bench/service.py: the server did not start", file=sys.stderr)
-            return 2
+            return 2, None
         client_cpu = time.process_time()
         server_cpu = tree_cpu_seconds(server.pid) if server else 0.0
         figures, elapsed = asyncio.run(
-            run_clients("127.0.0.1", port, args.tables, args.pace, args.listeners)
+            run_clients(
+                "127.0.0.1",
+                port,
+                args.tables,
+                args.pace,
+                args.listeners,
+                tournament_streams,
+                args.teams,
+            )  # fmt: skip
         )
         client_cpu = time.process_time() - client_cpu
         server_cpu = tree_cpu_seconds(server.pid) - server_cpu if server else 0.0
@@ -313,9 +419,13 @@ def bench(args: argparse.Namespace) -> int:
     if figures.errors:
         print(f"{len(figures.errors)} errors, first: {figures.errors[0]}", file=sys.stderr)
     if not n:
-        return 1
+        return 1, None
+    tables = args.tables if tournament_streams < 0 else len(figures.post_ms) // 26
+    if tournament_streams >= 0:
+        print(f"tournament streams {tournament_streams}: {figures.tournament_messages} messages, "
+              f"{figures.tournament_bytes / 1e6:.1f} MB read")  # fmt: skip
     print(
-        f"tables {args.tables}, pace {args.pace} s, listeners {args.listeners}/table, "
+        f"tables {tables}, pace {args.pace} s, listeners {args.listeners}/table, "
         f"workers {args.workers}, db {'SQLite synchronous=' + args.sync if not args.db else args.db.split('?')[0]}"
     )
     print(f"events         {n} committed, {len(figures.stream_ms)} stream messages timed")
@@ -335,7 +445,7 @@ def bench(args: argparse.Namespace) -> int:
         f"CPU            server {server_cpu:.1f} s, client {client_cpu:.1f} s "
         f"(server {1000 * server_cpu / n:.2f} ms per event)"
     )
-    return 0 if not figures.errors else 1
+    return (0 if not figures.errors else 1), figures
 
 
 if __name__ == "__main__":

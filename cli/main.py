@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("calibrate", "cli.calibrate"),
     ("score", "cli.score"),
     ("serve", "cli.serve"),
+    ("backup", "cli.backup"),
     ("recognize", "cli.recognize"),
     ("dataset", "cli.dataset"),
     ("train", "cli.train"),
@@ -36,6 +37,7 @@ examples:
   trickcam score match.json              score a hand or match record, one JSON line each
   trickcam score --format text match.json    a score sheet a club would recognise
   trickcam serve --db club.db            run the live scoring service (API at /docs)
+  trickcam backup --db club.db backup.db back up the club's database while it serves
   trickcam recognize photo.jpg --json    name every card lying face up in a photo
   trickcam dataset synth                 render card decks into training images
   trickcam dataset video --game clabber --seed 1 hand.mp4   render a whole hand being played

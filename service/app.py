@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from rules.errors import RulesError
 from service.admin import Refused
 from service.club import Club
-from service.db import make_engine, migrate
+from service.db import hold_sqlite_file, make_engine, migrate
 from service.games import FieldError
 from service.limits import BodySizeLimit
 from service.live import Broker
@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
         migrate(engine)
+        held = hold_sqlite_file(engine)  # trickcam backup --restore refuses while it is held
         app.state.settings = settings
         app.state.engine = engine
         app.state.store = Store(engine)
@@ -60,6 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             app.state.broker.close()
             engine.dispose()
+            if held is not None:
+                held.close()
 
     app = FastAPI(
         title="trickcam",

@@ -11,10 +11,11 @@ The schema is created and upgraded by Alembic (:func:`migrate`), run at startup.
 from __future__ import annotations
 
 import contextvars
+import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from alembic import command
 from alembic.config import Config
@@ -84,6 +85,17 @@ def read_transaction(engine: Engine) -> Iterator[Connection]:
     """A read-only transaction (one consistent snapshot)."""
     with engine.connect() as conn, conn.begin():
         yield conn
+
+
+def hold_sqlite_file(engine: Engine) -> IO[bytes] | None:
+    """While serving, hold the SQLite file with a shared ``flock`` (several workers may),
+    so that ``trickcam backup --restore`` can tell a server is using it (it takes the lock
+    exclusively). Separate from SQLite's own locks; released when the file is closed."""
+    if not is_sqlite(engine) or not engine.url.database:
+        return None
+    f = open(Path(engine.url.database).expanduser(), "rb")  # noqa: SIM115 (held while serving)
+    fcntl.flock(f, fcntl.LOCK_SH)
+    return f
 
 
 def alembic_config(engine: Engine) -> Config:

@@ -18,12 +18,16 @@ single poller per process reading every table's latest seq at once would scale b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 JSON = dict[str, Any]
 CatchUp = Callable[[int], Awaitable[JSON | None]]
+Listener = Callable[[str, JSON], None]
+log = logging.getLogger("trickcam.service")
 
 
 class Broker:
@@ -33,6 +37,9 @@ class Broker:
         self.queue_size = queue_size
         self._subscribers: dict[str, set[asyncio.Queue[JSON | None]]] = {}
         self._published: dict[str, int] = {}  # per table, the last event seq published here
+        # per table, functions called with each message (a tournament's hub: no queue)
+        self._listeners: dict[str, list[Listener]] = {}
+        self._closers: list[Callable[[], None]] = []
 
     def subscribe(self, table_id: str) -> asyncio.Queue[JSON | None]:
         queue: asyncio.Queue[JSON | None] = asyncio.Queue(self.queue_size)
@@ -46,19 +53,38 @@ class Broker:
             if not subs:
                 del self._subscribers[table_id]
 
+    def listen(self, table_id: str, listener: Listener) -> None:
+        """Call ``listener(table_id, message)`` with every message of the table, as it is
+        published (on the event loop: it must be quick)."""
+        self._listeners.setdefault(table_id, []).append(listener)
+
+    def unlisten(self, table_id: str, listener: Listener) -> None:
+        found = self._listeners.get(table_id)
+        if found is not None:
+            with contextlib.suppress(ValueError):
+                found.remove(listener)
+            if not found:
+                del self._listeners[table_id]
+
     def subscribers(self, table_id: str) -> int:
         return len(self._subscribers.get(table_id, ()))
 
     def committed(self, table_id: str, seq: int) -> None:
         """Event ``seq`` of the table was committed, maybe by another worker (PostgreSQL's
         NOTIFY): unless this process published it, its streams are told to catch up."""
-        if seq > self._published.get(table_id, 0) and table_id in self._subscribers:
+        watched = table_id in self._subscribers or table_id in self._listeners
+        if seq > self._published.get(table_id, 0) and watched:
             self.publish(table_id, {"kind": "committed", "seq": seq})
 
     def publish(self, table_id: str, message: JSON) -> None:
         if message.get("kind") == "event":
             seq = int(message.get("seq", 0))
             self._published[table_id] = max(seq, self._published.get(table_id, 0))
+        for listener in list(self._listeners.get(table_id, ())):
+            try:
+                listener(table_id, message)
+            except Exception:  # one listener's bug must not stop the table's streams
+                log.exception("live listener failed on table %s", table_id)
         for queue in list(self._subscribers.get(table_id, ())):
             try:
                 queue.put_nowait(message)
@@ -67,8 +93,14 @@ class Broker:
                 _drain(queue)
                 queue.put_nowait(None)  # tells the stream to end
 
+    def at_close(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` when the broker closes (streams kept elsewhere end too)."""
+        self._closers.append(fn)
+
     def close(self) -> None:
         """End every stream (shutdown)."""
+        for fn in self._closers:
+            fn()
         for table_id in list(self._subscribers):
             for queue in list(self._subscribers.get(table_id, ())):
                 _drain(queue)

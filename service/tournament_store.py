@@ -275,6 +275,33 @@ class TournamentStore:
         self._views[meta.id] = (key, view)
         return view
 
+    def export(self, meta: TournamentMeta) -> JSON:
+        """The whole tournament as one document: entrants, standings, and every table with
+        its seating and its full event log (undos and corrections included, who and when),
+        each replayable as ``GET /api/tables/{id}/export`` is."""
+        view = self.view(meta)
+        tables = []
+        for seating in self.seatings(meta.id):
+            table = self.store.meta(seating.table_id)
+            if table is None:
+                continue
+            tables.append(
+                {
+                    "table": table.as_json(),
+                    "round": seating.round,
+                    "number": seating.number,
+                    "entrants": list(seating.entrants),
+                    "events": [r.as_json() for r in self.store.records(table.id)],
+                }
+            )
+        return {
+            "format": "trickcam-tournament",
+            "version": 1,
+            "tournament": meta.as_json(),
+            "standings": view["standings"],
+            "tables": tables,
+        }
+
     def _view(self, meta: TournamentMeta) -> JSON:
         entrants = list(meta.entrants)
         tables: list[JSON] = []

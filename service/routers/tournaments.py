@@ -4,21 +4,21 @@ and follow it live (server-sent events of the standings and the tables' progress
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from service import admin
 from service.admin import check_name
 from service.club import now
-from service.live import JSON, sse
-from service.routers.deps import ORGANISER_ANSWERS, BrokerDep, OrganiserDep, SettingsDep
+from service.routers.deps import ORGANISER_ANSWERS, OrganiserDep, SettingsDep
 from service.schemas import Deleted, Rename, TokenReissued
 from service.strict_json import StrictJSONRoute
+from service.tournament_live import Hubs
 from service.tournament_schemas import (
     ScheduledTable,
     StandingOut,
@@ -145,6 +145,18 @@ async def tournament_view(tournament: TournamentDep, tournaments: TournamentsDep
     return JSONResponse(await run_in_threadpool(tournaments.view, tournament))
 
 
+@router.get("/{tournament_id}/export", responses={200: {"content": {"application/json": {}}}})
+async def export_tournament(tournament: TournamentDep, tournaments: TournamentsDep) -> Response:
+    """The whole tournament as one JSON file (a backup of it, or for another program):
+    entrants, standings, and every table with its seating and full event log."""
+    body = await run_in_threadpool(tournaments.export, tournament)
+    return Response(
+        json.dumps(body, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="tournament-{tournament.id}.json"'},
+    )
+
+
 @router.get("/{tournament_id}/standings", response_model=list[StandingOut])
 async def tournament_standings(
     tournament: TournamentDep, tournaments: TournamentsDep
@@ -156,81 +168,50 @@ async def tournament_standings(
     return [StandingOut(**s) for s in view["standings"]]
 
 
+def get_hubs(request: Request) -> Hubs:
+    """The app's tournament hubs (service/tournament_live.py), made on first use."""
+    state = request.app.state
+    found: Hubs | None = getattr(state, "hubs", None)
+    if found is None or found.broker is not state.broker:
+        found = Hubs(state.broker, state.settings.stream_poll_s)
+        state.hubs = found
+    return found
+
+
 @router.get("/{tournament_id}/stream", response_class=StreamingResponse)
 async def tournament_stream(
+    request: Request,
     tournament: TournamentDep,
     tournaments: TournamentsDep,
-    broker: BrokerDep,
     settings: SettingsDep,
 ) -> StreamingResponse:
-    """Server-sent events: the tournament (``{"kind": "tournament", ...}``, as ``GET`` gives
-    it) when the stream opens, then again whenever a table's event changes it, with
-    ``"table"``: the table whose event it was; ``{"kind": "evidence", "table", "seq"}`` when a
-    camera recorded what it saw of a play (a play in doubt awaits the referee)."""
-    seatings = await run_in_threadpool(tournaments.seatings, tournament.id)
-    table_ids = [s.table_id for s in seatings]
-    queues = {t: broker.subscribe(t) for t in table_ids}  # before the first view
-    first = await run_in_threadpool(tournaments.view, tournament)
-    poll = settings.stream_poll_s if settings.stream_poll_s > 0 else None
+    """Server-sent events: the whole tournament first (``{"kind": "tournament", ...}``, as
+    ``GET`` gives it), then what changes: ``{"kind": "table", "table": ID, "row": {...}}``
+    when an event changes a table (its row as in ``tables``), with ``"standings"`` (all of
+    them) when a finished game changed them; ``{"kind": "evidence", "table", "seq"}`` when a
+    camera recorded what it saw of a play (a play in doubt awaits the referee). Each change
+    is built once for every open stream (service/tournament_live.py)."""
+    hubs = get_hubs(request)
+    hub, queue, first = await hubs.join(tournaments, tournament)
 
     async def messages() -> AsyncIterator[str]:
-        merged: asyncio.Queue[tuple[str, JSON | None]] = asyncio.Queue()
-        forwarders = [
-            asyncio.create_task(_forward(table, queue, merged)) for table, queue in queues.items()
-        ]
         try:
             yield "retry: 1000\n\n"
-            last: dict[str, Any] = first
-            yield sse({"kind": "tournament", "table": None, **first})
-            idle = 0.0
-            wait = min(poll, settings.stream_heartbeat_s) if poll else settings.stream_heartbeat_s
+            yield first
             while True:
                 try:
-                    table, message = await asyncio.wait_for(merged.get(), wait)
+                    text = await asyncio.wait_for(queue.get(), settings.stream_heartbeat_s)
                 except TimeoutError:
-                    if poll:  # another worker may have committed events
-                        view = await run_in_threadpool(tournaments.view, tournament)
-                        if view != last:
-                            last = view
-                            yield sse({"kind": "tournament", "table": None, **view})
-                            continue
-                    idle += wait
-                    if idle >= settings.stream_heartbeat_s:
-                        idle = 0.0
-                        yield ": keep-alive\n\n"
+                    yield ": keep-alive\n\n"
                     continue
-                if message is None:  # a table's queue was dropped (too slow): end, reconnect
+                if text is None:  # too slow, or shutting down: end (EventSource reconnects)
                     return
-                if message.get("kind") == "evidence":  # the camera's evidence: for the referee
-                    yield sse({"kind": "evidence", "table": table, "seq": message.get("play")})
-                    continue
-                while not merged.empty():  # a burst of events: one view for all of them
-                    table, message = merged.get_nowait()
-                    if message is None:
-                        return
-                view = await run_in_threadpool(tournaments.view, tournament)
-                if view != last:
-                    last = view
-                    yield sse({"kind": "tournament", "table": table, **view})
+                yield text
         finally:
-            for task in forwarders:
-                task.cancel()
-            for table, queue in queues.items():
-                broker.unsubscribe(table, queue)
+            hubs.leave(hub, queue)
 
     return StreamingResponse(
         messages(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-
-
-async def _forward(
-    table: str, queue: asyncio.Queue[JSON | None], merged: asyncio.Queue[tuple[str, JSON | None]]
-) -> None:
-    with contextlib.suppress(asyncio.CancelledError):
-        while True:
-            message = await queue.get()
-            await merged.put((table, message))
-            if message is None:
-                return

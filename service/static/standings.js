@@ -80,8 +80,19 @@ async function start() {
   previous = {};
   document.getElementById("nothing").hidden = true;
   if (source) source.close();
+  let view = null;
   source = follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
-    if (m.kind === "tournament") render(m);
+    if (m.kind === "tournament") {
+      view = m;  // the whole tournament: when the stream (re)opens
+    } else if (m.kind === "table" && view) {
+      // one table changed: its row, and the standings when a finished game changed them
+      const at = view.tables.findIndex((t) => t.id === m.table);
+      if (at >= 0) view.tables[at] = m.row;
+      if (m.standings) view.standings = m.standings;
+    } else {
+      return;
+    }
+    render(view);
   });
 }
 
