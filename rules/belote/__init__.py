@@ -4,7 +4,8 @@ Four players, partners opposite (seats 0 and 2 against 1 and 3), the 32-card dec
 each (3 + 2, the trump candidate, bidding from the dealer's left, then the maker takes the
 candidate and two more, the others three more). Everything else is Klaberjass: the same
 tables, runs and bella, the same duties, team totals, bete, a game to 500. The engine is
-:class:`rules.klaberjass.KlaberjassHand` run with :class:`BeloteRules`.
+:class:`rules.klaberjass.KlaberjassHand` (on the shared core, :mod:`rules.trickgame`) run
+with :class:`BeloteRules`.
 
 Public API, as Clabber's: :func:`legal_plays`, :func:`trick_winner`, :func:`card_points`,
 :func:`best_melds`.

@@ -3,6 +3,8 @@
 The public face of the engine: card points, trick winners, legal plays, melds and the meld
 contest as plain functions; :class:`HandState` (one hand) and :class:`MatchState` (a game to
 500) as immutable state machines fed by events; :class:`ClabberRules` for the club options.
+The hand is the shared trick-game core (:mod:`rules.trickgame`) with Clabber's tables
+(:mod:`rules.clabber.ruleset`), duties (:mod:`rules.clabber.duties`), bidding and melds.
 """
 
 from rules.clabber.events import Deal

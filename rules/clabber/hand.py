@@ -68,13 +68,8 @@ class HandState(TrickHand):
     events: tuple[object, ...] = ()
 
     # -- the tables and hooks of the shared hand ----------------------------------------
-    @property
-    def players(self) -> int:
-        return SEATS
-
-    @property
-    def hand_size(self) -> int:
-        return TRICKS
+    players = SEATS
+    hand_size = TRICKS
 
     @property
     def makers(self) -> int | None:

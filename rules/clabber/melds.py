@@ -3,7 +3,9 @@
 Sequences use 9 10 J Q K A in every suit. A card serves in one meld only, except that the
 bella's K and Q of trump may also sit in a run (the "forty-dollar dud" is a 20-point run plus
 the 20-point bella). Only the team with the highest meld scores melds (:func:`meld_contest`);
-bella is not part of the contest and always scores for its holder.
+bella is not part of the contest and always scores for its holder. Which cards make a bella
+is the trick games' (:meth:`rules.trickgame.CardTables.bella_in`); the melds and their contest
+are Clabber's own.
 """
 
 from __future__ import annotations

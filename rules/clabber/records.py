@@ -25,6 +25,9 @@ Decisions:
   hand and stays after a redeal) and one that names a different dealer is an error. A hand
   after the game has been won is an error: a match record holds one game, a new game is a new
   record (JSON Lines hold several).
+
+Seats, replaying into the state, trick cards and trick results are read as every trick game
+reads them (:mod:`rules.trickgame.records`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ rules.md "Klaberjass". The public API mirrors Clabber's:
 - :class:`KlaberjassRules` (every option with rules.md's default; ``variant="jass-deux"`` for
   point bidding) and :class:`KlaberjassHand` (``new``, ``apply``, :func:`replay`);
 - :func:`score_hand` and :class:`KlaberjassMatch` (a game to 500).
+
+The hand is the shared trick-game core (:mod:`rules.trickgame`) with the family's tables and
+duty rows (:mod:`rules.klaberjass.tables`), auction, runs and bella.
 """
 
 from rules.klaberjass.bidding import Auction, IllegalBid

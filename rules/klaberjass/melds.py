@@ -8,7 +8,8 @@ Bella, the K and Q of trump in one hand, scores 20 and may also sit inside a run
 The contest: the two best runs are compared - longer wins; then the higher top card; then a
 trump run over a plain one; then the run of the player who plays first (the non-dealer in
 Klaberjass; in Belote, the seat nearest the dealer's left). Only the winner scores runs, and
-then all of his (in Belote: all of his team's).
+then all of his (in Belote: all of his team's). Which cards make a bella is the trick games'
+(:meth:`rules.trickgame.CardTables.bella_in`); runs and the contest are the family's own.
 """
 
 from __future__ import annotations

@@ -26,6 +26,9 @@ A match: ``{"game": "klaberjass", "hands": [hand, hand, ...]}`` to 500; a hand m
 ``options`` belong to the match record, not to its hands. A hand after the game was won is an
 error. The result has every hand's score, the running totals and the winner (``null`` while
 no one has 500; both over 500 on one hand: the higher total; equal: play on).
+
+Seats, replaying into the state, trick cards and trick results are read as every trick game
+reads them (:mod:`rules.trickgame.records`).
 """
 
 from __future__ import annotations
