@@ -7,15 +7,24 @@ import sys
 from pathlib import Path
 
 HELP = """\
-Find where the seats are. Ask every player to put one card face up in front of himself, then
-take one frame: the table's centre is the middle of the cards, seat 0 is the card nearest the
-bottom edge of the image (or --first-seat-angle), and the others follow clockwise as seen
-from above. Or give the seats' directions yourself with --angles (degrees in the image, y
-down: 90 bottom, 180 left, 270 top, 0 right).
+Learn the table from one frame, whatever the camera: a phone or webcam on a stand at a side
+or corner, 35-90 degrees up, or straight above. Ask every player to put one card face up in
+front of himself where he plays his cards, then take one frame. The cards (far ones too: the
+frame is searched in parts, then again seen from above) give the table's plane, every card
+the same rectangle on it: seats are directions on the plane from the middle of the cards,
+seat 0 is the card nearest the bottom edge of the image (or --first-seat-angle: degrees round
+the cards' middle in the image, y down: 90 bottom, 180 left, 270 top, 0 right), the others
+follow clockwise as seen from above, and the play area is the cards' circle and a card
+length more (or --play-radius). 'trickcam watch --table' then finds and follows cards on
+the plane seen from above, every card the same size however far from the camera.
+Or give the seats' directions yourself with --angles (an overhead camera, no plane).
+
+A live camera (--source 0) is read until a frame shows one card per player.
 
 examples:
   trickcam calibrate --source 0 --players 4 --out table.json
-  trickcam calibrate --source setup.jpg --players 5 --out table.json
+  trickcam calibrate --source setup.jpg --players 5 --out table.json --show found.png
+  trickcam calibrate --source hand.mp4 --at 2.5 --players 2 --out table.json
   trickcam calibrate --players 4 --angles 90,180,270,0 --out table.json
   trickcam watch ... --table table.json
 """
@@ -35,6 +44,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--angles", help="explicit seat directions in degrees, seat 0 first")
     p.add_argument("--first-seat-angle", type=float, default=90.0,
                    help="where seat 0 sits (default 90: the bottom edge)")  # fmt: skip
+    p.add_argument("--play-radius", type=float,
+                   help="the play area: card lengths from the middle (default: from the cards)")  # fmt: skip
+    p.add_argument("--show", type=Path, help="write the frame with what was found drawn on it")
+    p.add_argument("--model", type=Path, help="card classifier (default models/cards.onnx)")
     p.set_defaults(func=run)
 
 
@@ -47,7 +60,7 @@ def main(argv: list[str]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.track.table import TableFileError, calibrate, seat_angles_geometry
+    from vision.track.table import TableFileError, seat_angles_geometry
 
     try:
         if args.angles:
@@ -62,43 +75,89 @@ def run(args: argparse.Namespace) -> int:
                     f"--angles {args.angles!r}: {len(angles)} angles for {args.players} players"
                 )
             geometry = seat_angles_geometry(args.players, angles)
+            text = ", ".join(f"seat {k}: {a:.0f}°" for k, a in enumerate(geometry.seat_angles))
         else:
             if not args.source:
                 raise TableFileError("give --source (a frame with one card per player) or --angles")
-            frame = _frame(args.source, args.at)
-            from vision.detect.find import detect
-
-            found = detect(frame)
-            centres = [
-                q.reshape(4, 2).mean(axis=0)
-                for q, part in zip(found.quads, found.partial, strict=True)
-                if not part
-            ]
-            if len(centres) != args.players:
-                raise TableFileError(
-                    f"{args.source!r}: found {len(centres)} cards lying face up, expected {args.players} "
-                    "(one in front of each player)"
-                )
-            h, w = frame.shape[:2]
-            geometry = calibrate(centres, (w, h), args.first_seat_angle)
+            geometry, text = _from_frame(args)
     except (TableFileError, ValueError) as exc:
         print(f"trickcam calibrate: {exc}", file=sys.stderr)
         return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
     geometry.save(args.out)
-    angles_text = ", ".join(f"seat {k}: {a:.0f}°" for k, a in enumerate(geometry.seat_angles))
-    print(f"table file written to {args.out}: {angles_text}")
+    print(f"table file written to {args.out}: {text}")
     return 0
 
 
-def _frame(spec: str, at: float):  # type: ignore[no-untyped-def]
+def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The table file's geometry from a frame of ``--source`` (and a line saying what was
+    found)."""
+    import cv2
+
+    from vision.detect.find import detect
+    from vision.read.decode import LABELS
+    from vision.track.plane import calibrate_frame
+    from vision.track.table import TableFileError, TableGeometry
+    from vision.track.watch import classifier_reader
+
+    reader = classifier_reader(str(args.model) if args.model else None)
+
+    back = LABELS.index("back")
+
+    def is_face(crops: list) -> list[bool]:  # type: ignore[type-arg]
+        """Not a card back (the stock, a pile, a held card): whatever the classifier makes
+        of a far, blurred face, a back it knows."""
+        return [float(p[back]) < 0.5 for p in reader(crops)] if crops else []
+
+    last: Exception | None = None
+    for frame in _frames(args.source, args.at):
+        try:
+            cal = calibrate_frame(frame, args.players, detect, args.first_seat_angle, is_face)
+            break
+        except ValueError as exc:
+            last = exc
+    else:
+        raise TableFileError(f"{args.source!r}: {last} (one in front of each player)")
+    h, w = frame.shape[:2]
+    radius = args.play_radius or cal.radius
+    geometry = TableGeometry(
+        args.players,
+        (0.5, 0.5),
+        cal.seat_angles,
+        tuple(tuple(float(v) for v in row) for row in cal.homography),  # type: ignore[arg-type]
+        float(radius),
+        (w, h),
+    )
+    if args.show:
+        from vision.draw.overlay import draw_table
+
+        args.show.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(args.show), draw_table(frame, geometry, cal.quads))
+    spots = ", ".join(
+        f"seat {k}: card at ({q.mean(axis=0)[0]:.0f}, {q.mean(axis=0)[1]:.0f})"
+        for k, q in enumerate(cal.quads)
+    )
+    return (
+        geometry,
+        f"{spots}; play area {radius:.1f} card lengths round the middle (fit {cal.rms:.1f} px)",
+    )
+
+
+def _frames(spec: str, at: float):  # type: ignore[no-untyped-def]
+    """The frame at ``at`` seconds of a file; from a live camera, every frame (for a while)
+    until one serves."""
     from vision.sources import SourceError, open_source
 
     source = open_source(spec)
+    live = getattr(source, "live", False)
     try:
+        n = 0
         for frame in source:
             if frame.t >= at:
-                return frame.image
+                yield frame.image
+                n += 1
+                if not live or n >= 300:
+                    return
     finally:
         source.close()
     raise SourceError(f"{spec!r}: no frame at {at} s")

@@ -116,10 +116,25 @@ def test_a_card_carried_across_the_table_or_hovering_briefly_is_never_an_arrival
     frames = [table] * 3
     for k in range(20):  # slid across, 15 px a frame
         frames.append(_frame(table, [("9C", (100 + 15 * k, 180), 5 * k)]))
-    frames += [frames[-1]] * 3  # a 0.3 s hesitation: not long enough to count
+    frames += [frames[-1]] * 1  # a 0.1 s hesitation: not long enough to count (0.2 s)
     frames += [table] * 10  # then taken away again
     arrived, _left = _run(frames)
     assert arrived == []
+
+
+def test_a_card_lying_still_a_fifth_of_a_second_arrives_while_an_arm_moves_nearby() -> None:
+    """Real pace: a card rests 0.3 s before the next player's arm comes in, and the arm that
+    laid it is still going back: stillness is judged on the card, not on the whole table."""
+    table = table_texture("red_felt", W, H, np.random.default_rng(6))
+    frames = [table] * 3
+    for k in range(8):  # slid in, then still, while something bright moves right beside it
+        card = ("QS", (200 + min(k, 4) * 12, 180), 0)
+        hand = ("7H", (330 + 25 * k, 60 + 10 * k), 40 * k)
+        frames.append(_frame(table, [card, hand]))
+    frames += [table] * 6  # gathered 0.4 s later
+    arrived, _left = _run(frames)
+    assert len(arrived) == 1
+    assert arrived[0][0] <= (3 + 4) / 10 + 0.25  # still from 0.7 s: arrived within 0.25 s
 
 
 def test_same_card_tells_a_card_from_another_either_way_up() -> None:
@@ -148,9 +163,10 @@ def test_calibrate_command_writes_a_table_file_from_one_card_per_player(tmp_path
     out = tmp_path / "table.json"
     assert cmd_calibrate.main(["--source", str(image), "--players", "4", "--out", str(out)]) == 0
     g = TableGeometry.load(out)
-    assert [g.seat_of(s, SIZE) for s in spots] == [0, 1, 2, 3]
+    assert g.plane is not None  # the table's plane, from the cards' shapes
+    assert [g.seat_at(s, SIZE) for s in spots] == [0, 1, 2, 3]
     # a card midway between seat 0's and seat 1's cards belongs to one of them, not across
-    assert g.seat_of((200, 330), SIZE) in (0, 1)
+    assert g.seat_at((200, 330), SIZE) in (0, 1)
 
 
 def test_calibrate_refuses_a_frame_with_the_wrong_number_of_cards(

@@ -1,29 +1,21 @@
-"""The table over time: where the seats are, what moves, and which cards have come to rest.
+"""Where the table is: the seats around it, as directions from its middle, in the image of an
+overhead camera or on the table's plane as ``trickcam calibrate`` finds it (any camera).
 
-Three parts, each cheap enough for every frame:
-
-* :class:`TableGeometry`: the seats around the table as directions from its centre. Default for
-  an overhead camera: seat 0 at the image's bottom edge, then clockwise as seen from above (with
-  four players: 1 left, 2 top, 3 right). ``trickcam calibrate`` writes one from a frame in which
-  every player has put a card in front of himself.
-* :class:`MotionGate`: frame differencing on a tiny grey copy of the frame. It records, per
-  cell of a coarse grid, when something last moved there. Detection (the costly step) runs only
-  when the table has settled, or now and then while something keeps moving elsewhere.
-* :class:`CardTracker`: follows detected cards between those detections. A card counts as
-  arrived once it has been seen in a region quiet for ``settle_s`` and seen again, in the same
-  place, ``confirm_s`` later: a hand sliding a card in or hovering over one never makes an
-  arrival. A card that is missing from a quiet region twice, ``gone_s`` apart, has left.
+:class:`TableGeometry` default (an overhead camera): seat 0 at the image's bottom edge, then
+clockwise as seen from above (with four players: 1 left, 2 top, 3 right). ``trickcam
+calibrate`` writes one from a frame in which every player has put a card in front of himself
+(:mod:`vision.track.plane`). What moves and which cards have come to rest is
+:mod:`vision.track.motion`'s (its names are re-exported here).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 
@@ -35,13 +27,23 @@ class TableFileError(ValueError):
 class TableGeometry:
     """Seats as directions from the table's centre.
 
-    ``centre`` is in fractions of the image (x, y); ``seat_angles`` in degrees, measured in the
-    image with y down (0 = right, 90 = bottom, 180 = left, 270 = top), seat 0 first.
+    Without ``plane`` (an overhead camera): ``centre`` is in fractions of the image (x, y);
+    ``seat_angles`` in degrees, measured in the image with y down (0 = right, 90 = bottom,
+    180 = left, 270 = top), seat 0 first.
+
+    With ``plane`` (``trickcam calibrate`` from a frame of any camera): the 3 x 3 homography
+    from image pixels to the table's plane, in card lengths, its origin the table's middle;
+    ``seat_angles`` are then directions on the plane (y down, seat 0 at 90), ``radius`` the
+    play area (card lengths from the middle) and ``frame_size`` the calibration frame's
+    (width, height): a source of another resolution is scaled to it.
     """
 
     players: int
     centre: tuple[float, float] = (0.5, 0.5)
     seat_angles: tuple[float, ...] = ()
+    plane: tuple[tuple[float, float, float], ...] | None = None
+    radius: float = 0.0
+    frame_size: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 8:
@@ -55,6 +57,16 @@ class TableGeometry:
             raise TableFileError(
                 f"seat_angles: {len(self.seat_angles)} angles for {self.players} players"
             )
+        if self.plane is not None:
+            h = np.asarray(self.plane, np.float64)
+            if h.shape != (3, 3) or not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-15:
+                raise TableFileError(
+                    f"plane: expected a 3 x 3 invertible homography, got {self.plane!r}"
+                )
+            if self.radius <= 0:
+                raise TableFileError(
+                    f"radius: expected the play area's radius > 0, got {self.radius}"
+                )
 
     @classmethod
     def default(cls, players: int) -> TableGeometry:
@@ -78,12 +90,38 @@ class TableGeometry:
         """The seat whose side of the table ``point`` lies on."""
         return int(np.argmin(self.distances(point, size)))
 
+    def seat_at(self, pixel: Sequence[float] | np.ndarray, size: tuple[int, int]) -> int:
+        """The seat whose side of the table the frame pixel ``pixel`` lies on (on the plane
+        when there is one)."""
+        if self.plane is None:
+            return self.seat_of(pixel, size)
+        h = self.homography_for(size)
+        x, y, w = h @ np.array([float(pixel[0]), float(pixel[1]), 1.0])
+        a = math.degrees(math.atan2(y / w, x / w)) % 360
+        d = np.abs((np.asarray(self.seat_angles) - a + 180.0) % 360.0 - 180.0)
+        return int(np.argmin(d))
+
+    def homography_for(self, size: tuple[int, int]) -> np.ndarray:
+        """The plane's homography for frames of ``size`` (the calibration's, scaled)."""
+        assert self.plane is not None
+        h = np.asarray(self.plane, np.float64)
+        if self.frame_size and tuple(size) != tuple(self.frame_size):
+            sx, sy = self.frame_size[0] / size[0], self.frame_size[1] / size[1]
+            h = h @ np.diag([sx, sy, 1.0])
+        return h
+
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "players": self.players,
             "centre": [round(self.centre[0], 4), round(self.centre[1], 4)],
             "seat_angles": [round(a, 2) for a in self.seat_angles],
         }
+        if self.plane is not None:
+            out["plane"] = [[float(f"{v:.9g}") for v in row] for row in self.plane]
+            out["radius"] = round(self.radius, 3)
+            if self.frame_size:
+                out["frame_size"] = list(self.frame_size)
+        return out
 
     @classmethod
     def from_json(cls, data: object, where: str = "table") -> TableGeometry:
@@ -94,9 +132,18 @@ class TableGeometry:
             centre_raw = data.get("centre", [0.5, 0.5])
             centre = (float(centre_raw[0]), float(centre_raw[1]))
             angles = tuple(float(a) for a in data.get("seat_angles", ()))
+            plane = None
+            if data.get("plane") is not None:
+                plane = tuple(tuple(float(v) for v in row) for row in data["plane"])
+            radius = float(data.get("radius", 0.0))
+            size = data.get("frame_size")
+            frame_size = (int(size[0]), int(size[1])) if size else None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise TableFileError(f"{where}: {exc!r} in {data!r}") from None
-        return cls(players, centre, angles)
+        try:
+            return cls(players, centre, angles, plane, radius, frame_size)  # type: ignore[arg-type]
+        except TableFileError as exc:
+            raise TableFileError(f"{where}: {exc}") from None
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -139,282 +186,21 @@ def seat_angles_geometry(players: int, angles: Sequence[float]) -> TableGeometry
     return TableGeometry(players, (0.5, 0.5), tuple(float(a) % 360 for a in angles))
 
 
-class MotionGate:
-    """When did something last move, per cell of a coarse grid over the frame?"""
+from vision.track.motion import (  # noqa: E402  (re-exported: the tracker's older home)
+    MAX_VIEWS,
+    MOVED,
+    SAME_CARD,
+    CardTracker,
+    MotionGate,
+    Track,
+    TrackerTimes,
+    moved,
+    overlap,
+    same_card,
+)
 
-    def __init__(self, long_side: int = 160, cell: int = 8, threshold: int = 14) -> None:
-        self.long_side, self.cell, self.threshold = long_side, cell, threshold
-        self.prev: np.ndarray | None = None
-        self.last_motion: np.ndarray | None = None  # seconds, per cell
-        self.scale = 1.0
-        self.last_any = -math.inf
-
-    def update(self, image: np.ndarray, t: float) -> bool:
-        """Feed a frame; True when something moved since the previous one."""
-        h, w = image.shape[:2]
-        if self.prev is None:
-            self.scale = self.long_side / max(h, w)
-        sw, sh = max(8, round(w * self.scale)), max(8, round(h * self.scale))
-        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-        grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-        gh, gw = -(-sh // self.cell), -(-sw // self.cell)
-        if self.prev is None or self.prev.shape != grey.shape:
-            self.prev = grey
-            self.last_motion = np.full((gh, gw), -math.inf)
-            return False
-        diff = cv2.absdiff(grey, self.prev)
-        self.prev = grey
-        moving = (diff > self.threshold).astype(np.uint8)
-        padded = np.zeros((gh * self.cell, gw * self.cell), np.uint8)
-        padded[:sh, :sw] = moving
-        counts = padded.reshape(gh, self.cell, gw, self.cell).sum(axis=(1, 3))
-        hot = counts >= 2
-        if hot.any():
-            assert self.last_motion is not None
-            # a moving cell also disturbs its neighbours' detections (shadows, blur)
-            hot = cv2.dilate(hot.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-            self.last_motion[hot] = t
-            self.last_any = t
-            return True
-        return False
-
-    def last_motion_in(self, quad: np.ndarray) -> float:
-        """The last time anything moved in the cells under ``quad`` (frame pixels)."""
-        if self.last_motion is None:
-            return -math.inf
-        pts = np.asarray(quad, np.float64).reshape(-1, 2) * self.scale / self.cell
-        gh, gw = self.last_motion.shape
-        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
-        x0, y0 = max(0, x0), max(0, y0)
-        x1, y1 = min(gw, max(x1, x0 + 1)), min(gh, max(y1, y0 + 1))
-        region = self.last_motion[y0:y1, x0:x1]
-        return float(region.max()) if region.size else -math.inf
-
-
-def _signature(crop: np.ndarray) -> np.ndarray:
-    v = cv2.resize(np.ascontiguousarray(crop[:, :, :3]), (20, 30), interpolation=cv2.INTER_AREA)
-    v = v.astype(np.float32)
-    v -= v.mean()
-    return v / (float(np.linalg.norm(v)) + 1e-6)
-
-
-SAME_CARD = 0.9
-"""Correlation of two tiny colour warps above which they show the same card."""
-
-
-def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> bool:
-    """Do two upright warps show the same card (either way up)? Cheap: 20 x 30 colour."""
-    sa, sb = _signature(a), _signature(b)
-    return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
-
-
-MAX_VIEWS = 6
-"""Upright warps kept per card: the first sightings, then later looks while it rests."""
-
-MOVED = 0.08
-"""A card whose corners shifted by more than this fraction of its size is not where it lay:
-a card slid in never lands exactly where the last one lay."""
-
-
-def moved(a: np.ndarray, b: np.ndarray) -> bool:
-    """Has a card outline moved (either way round: outlines are ordered up to 180 degrees)?"""
-    pa = np.asarray(a, np.float64).reshape(4, 2)
-    pb = np.asarray(b, np.float64).reshape(4, 2)
-    size = math.sqrt(max(abs(cv2.contourArea(pa.astype(np.float32))), 1.0))
-    shift = min(float(np.abs(pa - np.roll(pb, k, axis=0)).max()) for k in (0, 2))
-    return shift > MOVED * size
-
-
-def overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Area shared by two card outlines, as a fraction of the smaller one."""
-    pa = np.asarray(a, np.float32).reshape(4, 2)
-    pb = np.asarray(b, np.float32).reshape(4, 2)
-    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
-    if min(area_a, area_b) <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(pa), cv2.convexHull(pb))
-    return float(inter) / min(area_a, area_b)
-
-
-@dataclass
-class Track:
-    """A card the tracker follows. ``status``: candidate -> present -> gone."""
-
-    id: int
-    quad: np.ndarray
-    first_seen: float
-    last_seen: float
-    crops: list[np.ndarray] = field(default_factory=list)
-    status: str = "candidate"
-    misses: int = 0
-    missing_since: float = math.inf
-
-    @property
-    def centre(self) -> np.ndarray:
-        return np.asarray(self.quad, np.float64).reshape(4, 2).mean(axis=0)
-
-    @property
-    def area(self) -> float:
-        return float(abs(cv2.contourArea(np.asarray(self.quad, np.float32).reshape(4, 2))))
-
-
-@dataclass(frozen=True)
-class TrackerTimes:
-    """Debounce times in seconds (tuned on rendered hands: slides take ~0.5 s, hands linger)."""
-
-    settle_s: float = 0.25
-    """A region must have been still this long before a card in it is believed."""
-    confirm_s: float = 0.3
-    """A new card must be seen again, in place, this much later to count as arrived."""
-    gone_s: float = 0.4
-    """A card missing from a still region this long (and twice) has left the table."""
-    busy_interval_s: float = 0.5
-    """While something keeps moving somewhere, still look this often."""
-
-
-class CardTracker:
-    """Cards arriving and leaving, from detections taken when the table is still."""
-
-    def __init__(
-        self,
-        times: TrackerTimes | None = None,
-        same: Callable[[Track, np.ndarray], bool] | None = None,
-        replaceable: Callable[[Track, set[int], np.ndarray | None], bool] | None = None,
-    ) -> None:
-        self.times = times or TrackerTimes()
-        self.same = same
-        """Is a crop still the tracked card? Asked when something passed over the card since
-        it was last seen and it has not moved (None: it is)."""
-        self.replaceable = replaceable or (lambda tr, seen, crop: True)
-        """May another card take this card's place, given the tracks seen in place now and
-        the find there now (its upright warp; None: any find)? Not a card of a trick still
-        on the table: a hand lying still over it makes it look different, and that is not a
-        new card."""
-        self.tracks: list[Track] = []
-        self.next_id = 0
-        self.last_detection = -math.inf
-        self.dirty = True
-
-    def live(self) -> list[Track]:
-        return [t for t in self.tracks if t.status in ("candidate", "present")]
-
-    def wants_detection(self, gate: MotionGate, t: float) -> bool:
-        """Is it worth running detection on the frame at ``t``?"""
-        times = self.times
-        since = t - self.last_detection
-        if self.dirty and t - gate.last_any >= times.settle_s:
-            return True
-        if self.dirty and since >= times.busy_interval_s:
-            return True
-        for tr in self.live():
-            if (
-                tr.status == "candidate"
-                and t - tr.first_seen >= times.confirm_s
-                and since >= times.confirm_s
-            ):
-                return True
-            if tr.misses and t - tr.missing_since >= times.gone_s and since >= times.gone_s / 2:
-                return True
-        return False
-
-    def note_motion(self, moved: bool) -> None:
-        if moved:
-            self.dirty = True
-
-    def update(
-        self,
-        quads: np.ndarray,
-        crops: np.ndarray,
-        partial: np.ndarray,
-        gate: MotionGate,
-        t: float,
-    ) -> tuple[list[Track], list[Track]]:
-        """Fold one detection in; returns (tracks that arrived, tracks that left)."""
-        times = self.times
-        self.last_detection = t
-        quiet_before = t - times.settle_s
-        # a look taken while something still moved must be followed by one once it settles
-        self.dirty = gate.last_any > quiet_before
-
-        def quiet(quad: np.ndarray) -> bool:
-            return gate.last_motion_in(quad) <= quiet_before
-
-        live = self.live()
-        used: set[int] = set()
-        matched: dict[int, int] = {}
-        pairs = []
-        for i, q in enumerate(quads):
-            c = np.asarray(q, np.float64).reshape(4, 2).mean(axis=0)
-            area = float(abs(cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2))))
-            for k, tr in enumerate(live):
-                dist = float(np.hypot(*(c - tr.centre)))
-                ratio = area / max(tr.area, 1.0)
-                if dist < 0.3 * math.sqrt(max(tr.area, 1.0)) and 0.6 < ratio < 1.65:
-                    pairs.append((dist, i, k))
-        for _dist, i, k in sorted(pairs):
-            if i in used or k in matched:
-                continue
-            used.add(i)
-            matched[k] = i
-        arrived: list[Track] = []
-        left: list[Track] = []
-        seen = {live[k].id for k in matched}
-        for k, tr in enumerate(live):
-            i = matched.get(k)
-            # something passed over it since it was last seen: is it still the same card?
-            passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
-            if (
-                i is not None
-                and passed_over
-                and quiet(quads[i])
-                and (
-                    moved(tr.quad, quads[i])
-                    or tr.misses > 0  # its place was seen empty since: another card
-                    or (self.same is not None and not self.same(tr, crops[i]))
-                )
-            ):
-                if not self.replaceable(tr, seen, crops[i]):
-                    continue  # covered, not replaced: wait until it is seen clearly
-                used.discard(i)
-                del matched[k]
-                i = None
-                tr.misses = 2
-                tr.missing_since = -math.inf
-            if i is not None:
-                if not quiet(quads[i]):
-                    continue
-                tr.quad, tr.last_seen, tr.misses, tr.missing_since = quads[i], t, 0, math.inf
-                if tr.status == "candidate" and t - tr.first_seen >= times.confirm_s:
-                    tr.status = "present"
-                    tr.crops.append(crops[i])
-                    arrived.append(tr)
-                elif tr.status == "present" and len(tr.crops) < MAX_VIEWS:
-                    tr.crops.append(crops[i])  # another look at a resting card
-                continue
-            if not quiet(tr.quad):
-                continue
-            if tr.status == "candidate":
-                tr.status = "dropped"
-                continue
-            tr.misses += 1
-            tr.missing_since = min(tr.missing_since, t)
-            if tr.misses >= 2 and t - tr.missing_since >= times.gone_s:
-                tr.status = "gone"
-                left.append(tr)
-        keep = [
-            tr
-            for tr in self.live()
-            if tr.status == "present" and not self.replaceable(tr, seen, None)
-        ]
-        for i, q in enumerate(quads):
-            if i in used or bool(partial[i]) or not quiet(q):
-                continue
-            if any(overlap(q, tr.quad) > 0.4 for tr in keep):
-                continue  # a card of this trick, partly covered: not a new card
-            self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
-            self.next_id += 1
-        # forget what is long gone: the list stays short over a whole session
-        self.tracks = [tr for tr in self.tracks if tr.status in ("candidate", "present")]
-        arrived.sort(key=lambda tr: tr.first_seen)
-        return arrived, left
+__all__ = [
+    "MAX_VIEWS", "MOVED", "SAME_CARD", "CardTracker", "MotionGate", "TableFileError",
+    "TableGeometry", "Track", "TrackerTimes", "calibrate", "moved", "overlap", "same_card",
+    "seat_angles_geometry",
+]  # fmt: skip

@@ -47,6 +47,7 @@ from vision.read.decode import (
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
+from vision.track.plane import PlaneView, warp_ordered
 from vision.track.seating import SEAT_TIE_DEGREES, Placement, place
 from vision.track.table import (
     CardTracker,
@@ -79,6 +80,12 @@ before it was (rendered hands: gathering, then leading, takes 2 s or more; a han
 card in hides the cards under it just as that card comes)."""
 
 
+VIEW_SIDE = 480
+"""The side (pixels) of the play area seen from above, where a calibrated plane's cards are
+found and followed: a card about 85 px long, 2 % of the view, whatever its distance from the
+camera (the detector's size limits are fractions of what it is given)."""
+
+
 class Watcher:
     """Feed frames; get :class:`WatchEvent` values; ``log`` holds the hand."""
 
@@ -99,6 +106,11 @@ class Watcher:
             raise ValueError(
                 f"the table file has {self.geometry.players} seats; {spec.game} here has {spec.players}"
             )
+        self.view: PlaneView | None = None
+        """The table's play area seen from above (a calibrated plane): where cards are
+        found and followed; None: the frame itself (an overhead camera)."""
+        self.seats = self.geometry
+        """Seats in the coordinates cards are followed in (the view's, or the frame's)."""
         self.gate = MotionGate()
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
@@ -114,6 +126,7 @@ class Watcher:
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
         self.size = (0, 0)
+        self.frame_size = (0, 0)
         self.detections = 0
         self.frames = 0
         self.gathered = 0
@@ -121,14 +134,25 @@ class Watcher:
     # -- the loop ---------------------------------------------------------------------------
     def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
         self.frames += 1
-        self.size = (image.shape[1], image.shape[0])
-        moved = self.gate.update(image, t)
+        self.frame_size = (image.shape[1], image.shape[0])
+        if self.geometry.plane is not None and self.view is None:
+            self._make_view(self.frame_size)
+        work = image if self.view is None else self.view.warp(image)
+        self.size = (work.shape[1], work.shape[0])
+        moved = self.gate.update(work, t)
         self.tracker.note_motion(moved)
         if not self.tracker.wants_detection(self.gate, t):
             return []
-        found = self.detect(image)
+        found = self.detect(work)
         self.detections += 1
-        arrived, left = self.tracker.update(found.quads, found.crops, found.partial, self.gate, t)
+        quads, partial = found.quads, found.partial
+        if self.view is None:
+            crops = found.crops
+        else:  # only the play area: held cards, piles and the stock lie beyond it
+            keep = [i for i, q in enumerate(quads) if self.view.inside(q)]
+            quads, partial = quads[keep], partial[keep]
+            crops = self._full_crops(image, quads)
+        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         events: list[WatchEvent] = []
         for tr in arrived:
             events.extend(self._arrived(tr, t))
@@ -137,6 +161,29 @@ class Watcher:
         if self._look_again():
             events.extend(self._revise(t))
         return events
+
+    def _make_view(self, size: tuple[int, int]) -> None:
+        self.view = PlaneView.make(
+            self.geometry.homography_for(size), self.geometry.radius, VIEW_SIDE
+        )
+        self.seats = TableGeometry(self.spec.players, (0.5, 0.5), self.geometry.seat_angles)
+
+    def _full_crops(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        """Upright warps of view outlines, taken from the full-resolution frame (a far card
+        keeps every pixel the camera gave it)."""
+        from vision.detect.preprocess import CARD_H, CARD_W
+
+        assert self.view is not None
+        if len(quads) == 0:
+            return np.zeros((0, CARD_H, CARD_W, 3), np.uint8)
+        # the corners' order comes from the view, where the card's shape is true
+        return np.stack(
+            [warp_ordered(image, self.view.to_image(np.asarray(q, np.float64))) for q in quads]
+        )
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """Points where cards are followed (the view's pixels) in the frame's pixels."""
+        return np.asarray(pts, np.float64) if self.view is None else self.view.to_image(pts)
 
     def _look_again(self) -> bool:
         """Read the new views of resting played cards; clear ones join the play's evidence.
@@ -234,7 +281,7 @@ class Watcher:
                 self._fixed(fx, tr)
                 return WatchEvent("fixture", t, text=f"{fx} lies face up: not a play")
         leader = self.spec.first_leader
-        if leader != self.spec.dealer and self.geometry.seat_of(tr.centre, self.size) != leader:
+        if leader != self.spec.dealer and self.seats.seat_of(tr.centre, self.size) != leader:
             # before the lead, a card that is not on the leader's side is not the lead
             fx = self.fixtures_pending[0]
             self._fixed(fx, tr)
@@ -298,7 +345,7 @@ class Watcher:
                         named
                         and probs[best] >= 0.9
                         and play.trick == len(self.log.tricks()[0]) + 1
-                        and self.geometry.seat_of(tr.centre, self.size) == play.seat
+                        and self.seats.seat_of(tr.centre, self.size) == play.seat
                     )
                     if not pushed:
                         continue
@@ -323,7 +370,7 @@ class Watcher:
         """Whose card it is, from where it lies (:func:`vision.track.seating.place`)."""
         _done, current = self.log.tricks()
         return place(
-            self.geometry.distances(tr.centre, self.size),
+            self.seats.distances(tr.centre, self.size),
             {s for s, _ in current},
             self.log.to_move(),
             bool(current) and self._trick_left(tr.first_seen),
@@ -373,7 +420,7 @@ class Watcher:
             return None
         latest = max(p.trick for p in self.log.plays)
         cards = self.log.cards()
-        dist = self.geometry.distances(tr.centre, self.size)
+        dist = self.seats.distances(tr.centre, self.size)
         nearest = int(np.argmin(dist))
         for m in self.log.plays:
             if m.trick != latest or not m.missed or cards[m.index][1] is not None:

@@ -1,0 +1,403 @@
+"""What moves on the table, and which cards have come to rest.
+
+* :class:`MotionGate`: frame differencing on a tiny grey copy of the frame. It records, per
+  cell of a coarse grid, when something last moved there. Detection (the costly step) runs
+  often while something moves and now and then when all is still.
+* :class:`CardTracker`: follows detected cards between detections. A card has *arrived* once it
+  has lain still for ``rest_s`` (about 0.2 s): seen at least twice in the same place looking the
+  same, whatever moves elsewhere on the table (players lay their cards 0.3 s apart and the
+  next arm comes in while the last card settles). A card carried in, drifting with a hand
+  over the table, or covered by the fingers that lay it, is not still. A card hidden for a
+  moment (a hand passing over it) keeps its stillness when it shows again unmoved. A card
+  that is missing from a quiet region twice, ``gone_s`` apart, has left.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+
+class MotionGate:
+    """When did something last move, per cell of a coarse grid over the frame?"""
+
+    def __init__(self, long_side: int = 160, cell: int = 8, threshold: int = 14) -> None:
+        self.long_side, self.cell, self.threshold = long_side, cell, threshold
+        self.prev: np.ndarray | None = None
+        self.last_motion: np.ndarray | None = None  # seconds, per cell
+        self.scale = 1.0
+        self.last_any = -math.inf
+
+    def update(self, image: np.ndarray, t: float) -> bool:
+        """Feed a frame; True when something moved since the previous one."""
+        h, w = image.shape[:2]
+        if self.prev is None:
+            self.scale = self.long_side / max(h, w)
+        sw, sh = max(8, round(w * self.scale)), max(8, round(h * self.scale))
+        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        gh, gw = -(-sh // self.cell), -(-sw // self.cell)
+        if self.prev is None or self.prev.shape != grey.shape:
+            self.prev = grey
+            self.last_motion = np.full((gh, gw), -math.inf)
+            return False
+        diff = cv2.absdiff(grey, self.prev)
+        self.prev = grey
+        moving = (diff > self.threshold).astype(np.uint8)
+        padded = np.zeros((gh * self.cell, gw * self.cell), np.uint8)
+        padded[:sh, :sw] = moving
+        counts = padded.reshape(gh, self.cell, gw, self.cell).sum(axis=(1, 3))
+        hot = counts >= 2
+        if hot.any():
+            assert self.last_motion is not None
+            # a moving cell also disturbs its neighbours' detections (shadows, blur)
+            hot = cv2.dilate(hot.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            self.last_motion[hot] = t
+            self.last_any = t
+            return True
+        return False
+
+    def last_motion_in(self, quad: np.ndarray) -> float:
+        """The last time anything moved in the cells under ``quad`` (frame pixels)."""
+        if self.last_motion is None:
+            return -math.inf
+        pts = np.asarray(quad, np.float64).reshape(-1, 2) * self.scale / self.cell
+        gh, gw = self.last_motion.shape
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(gw, max(x1, x0 + 1)), min(gh, max(y1, y0 + 1))
+        region = self.last_motion[y0:y1, x0:x1]
+        return float(region.max()) if region.size else -math.inf
+
+
+def _signature(crop: np.ndarray) -> np.ndarray:
+    v = cv2.resize(np.ascontiguousarray(crop[:, :, :3]), (20, 30), interpolation=cv2.INTER_AREA)
+    v = v.astype(np.float32)
+    v -= v.mean()
+    return v / (float(np.linalg.norm(v)) + 1e-6)
+
+
+SAME_CARD = 0.9
+"""Correlation of two tiny colour warps above which they show the same card."""
+
+
+def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> bool:
+    """Do two upright warps show the same card (either way up)? Cheap: 20 x 30 colour."""
+    sa, sb = _signature(a), _signature(b)
+    return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
+
+
+MAX_VIEWS = 6
+"""Upright warps kept per card: the first sightings, then later looks while it rests."""
+
+MOVED = 0.08
+"""A card whose corners shifted by more than this fraction of its size is not where it lay:
+a card slid in never lands exactly where the last one lay."""
+
+
+def moved(a: np.ndarray, b: np.ndarray) -> bool:
+    """Has a card outline moved (either way round: outlines are ordered up to 180 degrees)?"""
+    pa = np.asarray(a, np.float64).reshape(4, 2)
+    pb = np.asarray(b, np.float64).reshape(4, 2)
+    size = math.sqrt(max(abs(cv2.contourArea(pa.astype(np.float32))), 1.0))
+    shift = min(float(np.abs(pa - np.roll(pb, k, axis=0)).max()) for k in (0, 2))
+    return shift > MOVED * size
+
+
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area shared by two card outlines, as a fraction of the smaller one."""
+    pa = np.asarray(a, np.float32).reshape(4, 2)
+    pb = np.asarray(b, np.float32).reshape(4, 2)
+    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
+    if min(area_a, area_b) <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(pa), cv2.convexHull(pb))
+    return float(inter) / min(area_a, area_b)
+
+
+@dataclass
+class Track:
+    """A card the tracker follows. ``status``: candidate -> present -> gone."""
+
+    id: int
+    quad: np.ndarray
+    first_seen: float
+    last_seen: float
+    crops: list[np.ndarray] = field(default_factory=list)
+    status: str = "candidate"
+    misses: int = 0
+    missing_since: float = math.inf
+    steady_since: float = math.nan
+    """Since when a candidate has lain still (seen in place, looking the same)."""
+    sightings: int = 1
+    """Sightings since ``steady_since``."""
+    anchor: np.ndarray | None = None
+    """Where it lay when it became still: slow drift (a hand hesitating) is not stillness."""
+    look: np.ndarray | None = None
+    """Its latest upright warp."""
+    unseen_since: float = math.inf
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.steady_since):
+            self.steady_since = self.first_seen
+        if self.anchor is None:
+            self.anchor = np.asarray(self.quad)
+        if self.look is None and self.crops:
+            self.look = self.crops[-1]
+
+    @property
+    def centre(self) -> np.ndarray:
+        return np.asarray(self.quad, np.float64).reshape(4, 2).mean(axis=0)
+
+    @property
+    def area(self) -> float:
+        return float(abs(cv2.contourArea(np.asarray(self.quad, np.float32).reshape(4, 2))))
+
+
+STILL = 0.04
+"""A card whose corners shifted by more than this fraction of its size since it became still
+is moving (a hand drifting with it), not lying."""
+
+
+@dataclass(frozen=True)
+class TrackerTimes:
+    """Times in seconds (real tables: a card lies 0.3 s before the next arm comes, the trick
+    is gathered 0.5 s after its last card)."""
+
+    rest_s: float = 0.2
+    """A card lying still this long (seen at least twice) has arrived."""
+    gone_s: float = 0.4
+    """A card missing from a still region this long (and twice) has left the table."""
+    settle_s: float = 0.25
+    """A region must have been still this long before a card missing there counts as missing."""
+    look_s: float = 0.09
+    """While anything moves or a card is pending, look this often."""
+    idle_s: float = 0.5
+    """When all is still, look this often."""
+    lost_s: float = 1.0
+    """A candidate not seen for this long (covered, or taken away) is forgotten."""
+    bare_s: float = 0.12
+    """A card whose place shows bare table this long (twice) has left, whatever moves near."""
+
+
+class CardTracker:
+    """Cards arriving and leaving, from detections."""
+
+    def __init__(
+        self,
+        times: TrackerTimes | None = None,
+        same: Callable[[Track, np.ndarray], bool] | None = None,
+        replaceable: Callable[[Track, set[int], np.ndarray | None], bool] | None = None,
+    ) -> None:
+        self.times = times or TrackerTimes()
+        self.same = same
+        """Is a crop still the tracked card? Asked when something passed over the card since
+        it was last seen and it has not moved (None: it is)."""
+        self.replaceable = replaceable or (lambda tr, seen, crop: True)
+        """May another card take this card's place, given the tracks seen in place now and
+        the find there now (its upright warp; None: any find)? Not a card of a trick still
+        on the table: a hand lying still over it makes it look different, and that is not a
+        new card."""
+        self.tracks: list[Track] = []
+        self.next_id = 0
+        self.last_detection = -math.inf
+
+    def live(self) -> list[Track]:
+        return [t for t in self.tracks if t.status in ("candidate", "present")]
+
+    def wants_detection(self, gate: MotionGate, t: float) -> bool:
+        """Is it worth running detection on the frame at ``t``?"""
+        times = self.times
+        since = t - self.last_detection
+        busy = t - gate.last_any < times.rest_s + times.settle_s + times.gone_s or any(
+            tr.status == "candidate" or tr.misses for tr in self.tracks
+        )
+        return since >= (times.look_s if busy else times.idle_s) - 1e-6
+
+    def note_motion(self, moved: bool) -> None:
+        """(Kept for callers of the older tracker: motion is read from the gate.)"""
+
+    def update(
+        self,
+        quads: np.ndarray,
+        crops: np.ndarray,
+        partial: np.ndarray,
+        gate: MotionGate,
+        t: float,
+        image: np.ndarray | None = None,
+    ) -> tuple[list[Track], list[Track]]:
+        """Fold one detection in; returns (tracks that arrived, tracks that left). ``image``
+        (the picture detected in) lets a card whose place is plainly bare table leave at
+        once, whatever moves around it."""
+        times = self.times
+        self.last_detection = t
+        quiet_before = t - times.settle_s
+        table = TableLook(image) if image is not None else None
+
+        def quiet(quad: np.ndarray) -> bool:
+            return gate.last_motion_in(quad) <= quiet_before
+
+        live = self.live()
+        used: set[int] = set()
+        matched: dict[int, int] = {}
+        pairs = []
+        for i, q in enumerate(quads):
+            c = np.asarray(q, np.float64).reshape(4, 2).mean(axis=0)
+            area = float(abs(cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2))))
+            for k, tr in enumerate(live):
+                dist = float(np.hypot(*(c - tr.centre)))
+                ratio = area / max(tr.area, 1.0)
+                if dist < 0.3 * math.sqrt(max(tr.area, 1.0)) and 0.6 < ratio < 1.65:
+                    pairs.append((dist, i, k))
+        for _dist, i, k in sorted(pairs):
+            if i in used or k in matched:
+                continue
+            used.add(i)
+            matched[k] = i
+        arrived: list[Track] = []
+        left: list[Track] = []
+        seen = {live[k].id for k in matched}
+        for k, tr in enumerate(live):
+            i = matched.get(k)
+            if tr.status == "candidate":
+                if i is None:
+                    if tr.unseen_since == math.inf:
+                        tr.unseen_since = t
+                    if quiet(tr.quad) or t - tr.unseen_since > times.lost_s:
+                        tr.status = "dropped"  # a false find, or carried on, or taken away
+                    continue
+                if self._still(tr, quads[i], crops[i]):
+                    tr.sightings += 1
+                else:
+                    tr.steady_since, tr.sightings, tr.anchor = t, 1, np.asarray(quads[i])
+                tr.quad, tr.last_seen, tr.look, tr.unseen_since = quads[i], t, crops[i], math.inf
+                if tr.sightings >= 2 and t - tr.steady_since >= times.rest_s - 1e-6:
+                    tr.status = "present"
+                    tr.crops = [tr.crops[0], crops[i]] if tr.crops else [crops[i]]
+                    arrived.append(tr)
+                continue
+            # something passed over it since it was last seen: is it still the same card?
+            passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
+            differs = (
+                i is not None
+                and tr.look is not None
+                and not same_card(tr.look, crops[i])
+                and not _shifted(tr.quad, quads[i], STILL)  # another card lying still there
+            )
+            if i is not None and (
+                differs
+                or (
+                    passed_over
+                    and quiet(quads[i])
+                    and (
+                        moved(tr.quad, quads[i])
+                        or tr.misses > 0  # its place was seen empty since: another card
+                        or (self.same is not None and not self.same(tr, crops[i]))
+                    )
+                )
+            ):
+                if not self.replaceable(tr, seen, crops[i]):
+                    continue  # covered, not replaced: wait until it is seen clearly
+                used.discard(i)
+                del matched[k]
+                i = None
+                tr.misses = 2
+                tr.missing_since = -math.inf
+            if i is not None:
+                if not quiet(quads[i]):
+                    continue
+                tr.quad, tr.last_seen, tr.misses, tr.missing_since = quads[i], t, 0, math.inf
+                tr.look = crops[i]
+                if len(tr.crops) < MAX_VIEWS:
+                    tr.crops.append(crops[i])  # another look at a resting card
+                continue
+            bare = table is not None and table.bare(tr.quad, [x.quad for x in live if x is not tr])
+            if not bare and not quiet(tr.quad):
+                continue  # covered, or something moving over it: not seen missing
+            tr.misses += 1
+            tr.missing_since = min(tr.missing_since, t)
+            wait = times.bare_s if bare else times.gone_s
+            if tr.misses >= 2 and t - tr.missing_since >= wait:
+                tr.status = "gone"
+                left.append(tr)
+        keep = [
+            tr
+            for tr in self.live()
+            if tr.status == "present" and not self.replaceable(tr, seen, None)
+        ]
+        for i, q in enumerate(quads):
+            if i in used or bool(partial[i]):
+                continue
+            if any(overlap(q, tr.quad) > 0.4 for tr in keep):
+                continue  # a card of this trick, partly covered: not a new card
+            self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
+            self.next_id += 1
+        # forget what is long gone: the list stays short over a whole session
+        self.tracks = [tr for tr in self.tracks if tr.status in ("candidate", "present")]
+        arrived.sort(key=lambda tr: tr.first_seen)
+        return arrived, left
+
+    @staticmethod
+    def _still(tr: Track, quad: np.ndarray, crop: np.ndarray) -> bool:
+        """Has ``tr`` lain still since it was last seen (and since it became still)?"""
+        if tr.anchor is None or tr.look is None:
+            return False
+        return (
+            not _shifted(tr.quad, quad, STILL)
+            and not _shifted(tr.anchor, quad, STILL * 1.25)
+            and same_card(tr.look, crop)
+        )
+
+
+def _shifted(a: np.ndarray, b: np.ndarray, fraction: float) -> bool:
+    pa = np.asarray(a, np.float64).reshape(4, 2)
+    pb = np.asarray(b, np.float64).reshape(4, 2)
+    size = math.sqrt(max(abs(cv2.contourArea(pa.astype(np.float32))), 1.0))
+    shift = min(float(np.abs(pa - np.roll(pb, k, axis=0)).max()) for k in (0, 2))
+    return shift > fraction * size
+
+
+class TableLook:
+    """Is a card's place bare table now? Its inside against the cloth just round it (the
+    cloth's colour where it lies, in this light), on a half-size copy of the picture."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        self.small = cv2.GaussianBlur(self.small, (3, 3), 0).astype(np.int16)
+
+    def bare(self, quad: np.ndarray, others: list[np.ndarray]) -> bool:
+        h, w = self.small.shape[:2]
+        q = np.asarray(quad, np.float64).reshape(4, 2) / 2
+        c = q.mean(axis=0)
+        inner = np.round(c + (q - c) * 0.75).astype(np.int32)
+        outer = np.round(c + (q - c) * 1.7).astype(np.int32)
+        near = np.round(c + (q - c) * 1.15).astype(np.int32)
+        x0, y0 = np.clip(outer.min(axis=0), 0, [w, h])
+        x1, y1 = np.clip(outer.max(axis=0) + 1, 0, [w, h])
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return False
+        box = self.small[y0:y1, x0:x1]
+        off = np.array([x0, y0])
+        m_in = np.zeros(box.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m_in, inner - off, 1)
+        m_ring = np.zeros(box.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m_ring, outer - off, 1)
+        cv2.fillConvexPoly(m_ring, near - off, 0)
+        for o in others:  # other cards are not the cloth
+            oq = np.asarray(o, np.float64).reshape(4, 2) / 2
+            oc = oq.mean(axis=0)
+            cv2.fillConvexPoly(m_ring, np.round(oc + (oq - oc) * 1.15 - off).astype(np.int32), 0)
+        ring = box[m_ring > 0]
+        inside = box[m_in > 0]
+        if len(ring) < 12 or len(inside) < 12:
+            return False
+        cloth = np.median(ring, axis=0)
+        spread = np.median(np.abs(ring - cloth).sum(axis=1))
+        tol = max(30.0, 3.0 * float(spread))
+        like = (np.abs(inside - cloth).sum(axis=1) <= tol).mean()
+        return bool(like >= 0.9)

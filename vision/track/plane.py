@@ -1,0 +1,441 @@
+"""The table's plane from one frame: where each card lies, as a camera at any angle sees it.
+
+Why: a phone on a stand at the side of a table sees the far cards small and squashed and the
+near ones large; seats told by angles in the image go wrong, and a card's size says nothing
+about whether it moved. Every card is the same rectangle lying on one plane, so the cards of a
+setup frame (one in front of each player) give that plane: a homography ``H`` (image ->
+plane) and each card's place and turn on it, fitted together by least squares (Levenberg-
+Marquardt, numpy only) so the near and far cards agree. On the plane a card is one unit long
+wherever it lies: seats are directions from the middle, rest and movement are judged in card
+lengths, and a rectified view of the play area (:class:`PlaneView`) gives the detector every
+card at the same size.
+
+Small cards are found by looking again at overlapping quarters of the frame (a far card is
+too small a part of the whole frame for the detector).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+PLAY_MARGIN = 1.8
+"""The play area reaches this many card lengths beyond the setup cards (players do not lay
+their cards exactly where they put the setup card)."""
+
+VIEW_MARGIN = 0.7
+"""The view of the play area reaches this many card lengths beyond it, so a card lying on the
+area's edge is seen whole."""
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = np.column_stack([p, np.ones(len(p))]) @ np.asarray(h, np.float64).T
+    return q[:, :2] / q[:, 2:3]
+
+
+def apply_homography(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N x 2, or anything of N*2 values) through a 3 x 3 homography."""
+    return _apply(h, pts)
+
+
+def _model(aspect: float, x: float, y: float, theta: float, k: int) -> np.ndarray:
+    """Plane corners of a card one unit long at (x, y) turned ``theta`` (radians), listed so
+    that its corner ``k`` (0 or 1) comes first, clockwise (y down) like image quads."""
+    w = aspect / 2
+    base = np.array([[-w, -0.5], [w, -0.5], [w, 0.5], [-w, 0.5]])
+    c, s = math.cos(theta), math.sin(theta)
+    pts = base @ np.array([[c, s], [-s, c]]) + [x, y]
+    return np.roll(pts, -k, axis=0)
+
+
+@dataclass(frozen=True)
+class PlaneFit:
+    homography: np.ndarray
+    """3 x 3, image pixels -> plane (card lengths)."""
+    centres: np.ndarray
+    """Each card's centre on the plane (N x 2)."""
+    aspect: float
+    rms: float
+    """Root-mean-square corner error in pixels."""
+
+
+def fit_plane(quads: Sequence[np.ndarray], aspect: float = 0.69) -> PlaneFit:
+    """The plane all ``quads`` (image outlines of cards, N x 4 x 2, clockwise from any corner)
+    lie on. Needs 2 or more cards."""
+    quads = [np.asarray(q, np.float64).reshape(4, 2) for q in quads]
+    n = len(quads)
+    if n < 2:
+        raise ValueError(f"fit_plane: need 2 or more cards, got {n}")
+    areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
+    ref = int(np.argmax(areas))
+    order = [ref] + [i for i in range(n) if i != ref]
+    quads = [quads[i] for i in order]
+    best: tuple[float, np.ndarray, np.ndarray, float] | None = None
+    for k0 in (0, 1):
+        h0 = cv2.getPerspectiveTransform(
+            _model(aspect, 0, 0, 0, k0).astype(np.float32), quads[0].astype(np.float32)
+        )
+        poses, ks = [], []
+        for q in quads[1:]:
+            on_plane = _apply(np.linalg.inv(h0), q)
+            pose, k = _rigid(on_plane, aspect)
+            poses.append(pose)
+            ks.append(k)
+        params = np.concatenate([(h0 / h0[2, 2]).ravel()[:8], np.ravel(poses), [aspect]])
+        params, cost = _levenberg(params, quads, [k0, *ks])
+        if best is None or cost < best[0]:
+            best = (cost, params, np.array([k0, *ks]), 0.0)
+    assert best is not None
+    cost, params, ks, _ = best
+    h_plane_to_image = np.append(params[:8], 1.0).reshape(3, 3)
+    poses = np.concatenate([[0.0, 0.0, 0.0], params[8:-1]]).reshape(-1, 3)
+    centres = np.empty((n, 2))
+    for j, i in enumerate(order):
+        centres[i] = poses[j, :2]
+    h_image_to_plane = np.linalg.inv(h_plane_to_image)
+    h_image_to_plane /= h_image_to_plane[2, 2]
+    rms = math.sqrt(cost / (4 * n))
+    return PlaneFit(h_image_to_plane, centres, float(params[-1]), rms)
+
+
+def _rigid(pts: np.ndarray, aspect: float) -> tuple[tuple[float, float, float], int]:
+    """The pose (x, y, theta) and corner offset of a card whose plane corners are about ``pts``."""
+    best: tuple[float, tuple[float, float, float], int] | None = None
+    centre = pts.mean(axis=0)
+    for k in (0, 1):
+        model = _model(aspect, 0, 0, 0, k)
+        a = pts - centre
+        cov = model.T @ a
+        u, _, vt = np.linalg.svd(cov)
+        rot = u @ vt
+        if np.linalg.det(rot) < 0:
+            continue
+        theta = math.atan2(rot[0, 1], rot[0, 0])
+        err = float(np.sum((_model(aspect, *centre, theta, k) - pts) ** 2))
+        if best is None or err < best[0]:
+            best = (err, (float(centre[0]), float(centre[1]), theta), k)
+    if best is None:
+        return (float(centre[0]), float(centre[1]), 0.0), 0
+    return best[1], best[2]
+
+
+def _residuals(params: np.ndarray, quads: list[np.ndarray], ks: list[int]) -> np.ndarray:
+    h = np.append(params[:8], 1.0).reshape(3, 3)
+    aspect = float(np.clip(params[-1], 0.55, 0.85))
+    poses = np.concatenate([[0.0, 0.0, 0.0], params[8:-1]]).reshape(-1, 3)
+    out = []
+    for q, pose, k in zip(quads, poses, ks, strict=True):
+        out.append((_apply(h, _model(aspect, *pose, k)) - q).ravel())
+    # a weak prior: cards are 0.6-0.75 as wide as long
+    out.append([(aspect - 0.68) * 20.0])
+    return np.concatenate(out)
+
+
+def _levenberg(
+    params: np.ndarray, quads: list[np.ndarray], ks: list[int]
+) -> tuple[np.ndarray, float]:
+    p = params.astype(np.float64).copy()
+    scale = np.maximum(np.abs(p), 1e-3)
+    lam = 1e-3
+    r = _residuals(p, quads, ks)
+    cost = float(r @ r)
+    for _ in range(60):
+        jac = np.empty((len(r), len(p)))
+        for j in range(len(p)):
+            step = 1e-6 * scale[j]
+            q = p.copy()
+            q[j] += step
+            jac[:, j] = (_residuals(q, quads, ks) - r) / step
+        a = jac.T @ jac
+        g = jac.T @ r
+        improved = False
+        for _ in range(10):
+            try:
+                delta = np.linalg.solve(a + lam * np.diag(np.diag(a) + 1e-12), -g)
+            except np.linalg.LinAlgError:
+                lam *= 10
+                continue
+            q = p + delta
+            rq = _residuals(q, quads, ks)
+            cq = float(rq @ rq)
+            if cq < cost:
+                p, r, cost = q, rq, cq
+                lam = max(lam / 3, 1e-9)
+                improved = True
+                break
+            lam *= 10
+        if not improved or cost < 1e-10:
+            break
+    return p, cost
+
+
+# -- finding the setup cards -------------------------------------------------------------
+
+
+class FoundCards:
+    """Whole cards found in a frame: outlines (N x 4 x 2, frame pixels) and upright crops."""
+
+    def __init__(self, quads: list[np.ndarray], crops: list[np.ndarray]) -> None:
+        self.quads, self.crops = quads, crops
+
+
+def find_cards(
+    frame: np.ndarray, detect: Callable[[np.ndarray], object], tiles: int = 2
+) -> FoundCards:
+    """Every whole card in ``frame``: the detector on the frame, then on ``tiles`` x ``tiles``
+    overlapping parts of it (half again as large as a plain split), so that cards too small a
+    part of the whole frame are found too. Cards cut by a part's edge are left to the part
+    that holds them whole; one card found twice counts once."""
+    from vision.detect.preprocess import warp_quad
+
+    h, w = frame.shape[:2]
+    found: list[np.ndarray] = []
+
+    def add(quads: np.ndarray, partial: np.ndarray, dx: int, dy: int) -> None:
+        for q, part in zip(quads, partial, strict=True):
+            if part:
+                continue
+            q = np.asarray(q, np.float64).reshape(4, 2) + [dx, dy]
+            c = q.mean(axis=0)
+            size = math.sqrt(abs(cv2.contourArea(q.astype(np.float32))))
+            if any(np.hypot(*(c - f.mean(axis=0))) < 0.3 * size for f in found):
+                continue
+            found.append(q)
+
+    whole = detect(frame)
+    add(whole.quads, whole.partial, 0, 0)  # type: ignore[attr-defined]
+    if tiles > 1:
+        tw, th = int(w / tiles * 1.5), int(h / tiles * 1.5)
+        for i in range(tiles):
+            for j in range(tiles):
+                x0 = int(round(i * (w - tw) / (tiles - 1)))
+                y0 = int(round(j * (h - th) / (tiles - 1)))
+                part = detect(np.ascontiguousarray(frame[y0 : y0 + th, x0 : x0 + tw]))
+                add(part.quads, part.partial, x0, y0)  # type: ignore[attr-defined]
+    crops = [warp_quad(frame, q.astype(np.float32)) for q in found]
+    return FoundCards(found, crops)
+
+
+def choose_setup(quads: list[np.ndarray], players: int) -> tuple[list[int], PlaneFit]:
+    """The ``players`` cards of ``quads`` that lie on one plane best, spread round a middle
+    (a card in front of each player), and their plane."""
+    n = len(quads)
+    if n < players:
+        raise ValueError(f"found {n} cards lying face up, expected {players}")
+    best: tuple[float, list[int], PlaneFit] | None = None
+    combos = list(itertools.combinations(range(n), players))
+    if len(combos) > 60:  # too many: the largest cards first (held cards are not the problem)
+        areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
+        keep = sorted(range(n), key=lambda i: -areas[i])[: players + 3]
+        combos = list(itertools.combinations(sorted(keep), players))
+    for combo in combos:
+        try:
+            fit = fit_plane([quads[i] for i in combo])
+        except (ValueError, np.linalg.LinAlgError):
+            continue
+        c = fit.centres - fit.centres.mean(axis=0)
+        angles = sorted(math.atan2(y, x) for x, y in c)
+        gaps = np.diff([*angles, angles[0] + 2 * math.pi])
+        spread = float(gaps.max()) / (2 * math.pi / players)  # 1: evenly round the middle
+        score = fit.rms + 3.0 * max(0.0, spread - 1.6)
+        if best is None or score < best[0]:
+            best = (score, list(combo), fit)
+    if best is None:
+        raise ValueError("no set of cards lies on one plane")
+    return best[1], best[2]
+
+
+# -- the rectified view of the play area -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaneView:
+    """The play area seen from straight above: ``size`` x ``size`` pixels, ``ppl`` pixels per
+    card length, the plane's origin (the table's middle) in the view's centre."""
+
+    homography: np.ndarray
+    """Image -> plane."""
+    radius: float
+    """Card lengths from the middle to the edge of the play area."""
+    ppl: float
+    size: int
+
+    @classmethod
+    def make(
+        cls,
+        homography: np.ndarray,
+        radius: float,
+        long_side: int = 600,
+        margin: float = VIEW_MARGIN,
+    ) -> PlaneView:
+        """The view of the play area of ``radius`` card lengths (and ``margin`` more) at most
+        ``long_side`` pixels across."""
+        reach = radius + margin
+        ppl = min(110.0, long_side / (2 * reach))
+        return cls(np.asarray(homography, np.float64), radius, ppl, int(math.ceil(2 * reach * ppl)))
+
+    def inside(self, quad: np.ndarray) -> bool:
+        """Does the card outlined by ``quad`` (view pixels) lie in the play area (its middle
+        within the area's radius)?"""
+        c = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0) - self.size / 2
+        return bool(np.hypot(*c) <= self.radius * self.ppl)
+
+    @property
+    def to_view(self) -> np.ndarray:
+        """Image -> view pixels."""
+        half = self.size / 2
+        s = np.array([[self.ppl, 0, half], [0, self.ppl, half], [0, 0, 1.0]])
+        return s @ self.homography
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        return cv2.warpPerspective(
+            image, self.to_view, (self.size, self.size), flags=cv2.INTER_LINEAR
+        )
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """View pixels -> image pixels (same shape)."""
+        shape = np.shape(pts)
+        return _apply(np.linalg.inv(self.to_view), pts).reshape(shape)
+
+    def moved(self, homography: np.ndarray) -> PlaneView:
+        """The same view of a camera that now maps the plane with ``homography``."""
+        return PlaneView(np.asarray(homography, np.float64), self.radius, self.ppl, self.size)
+
+
+# -- calibration -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Calibration:
+    homography: np.ndarray
+    """Image -> plane: card lengths, origin at the table's middle, seat 0 straight down (+y)."""
+    seat_angles: tuple[float, ...]
+    """Each seat's direction on the plane (degrees, y down: 90 = seat 0), seat 0 first."""
+    radius: float
+    """The play area: card lengths from the middle."""
+    quads: list[np.ndarray]
+    """The setup cards' outlines (frame pixels), seat 0 first."""
+    rms: float
+
+
+def calibrate_frame(
+    frame: np.ndarray,
+    players: int,
+    detect: Callable[[np.ndarray], object],
+    first_seat_angle: float = 90.0,
+    is_face: Callable[[list[np.ndarray]], list[bool]] | None = None,
+) -> Calibration:
+    """The table's plane and seats from a frame with one card face up in front of each
+    player. Seat 0 is the card nearest ``first_seat_angle`` (degrees in the image round the
+    cards' middle, y down: 90 = the bottom edge); the others follow clockwise as seen from
+    above. ``is_face`` tells face-up cards from backs and the like (None: all are).
+    Raises ``ValueError`` naming what was found when it cannot."""
+    found = find_cards(frame, detect, tiles=3)
+    cards = found
+    if 2 <= len(found.quads) < players + 6:
+        # far cards are too small for the detector in the whole frame, and too oblique to
+        # tell their long side: look again at the plane seen from above, where every card is
+        # the same size and shape
+        try:
+            _, fit = choose_setup(found.quads, min(players, len(found.quads)))
+        except ValueError:
+            fit = None
+        if fit is not None:
+            cards = _merge(_rectified_finds(frame, fit, detect), found)
+    quads = _faces(cards, is_face)
+    idx, fit = choose_setup(quads, players)
+    chosen = [quads[i] for i in idx]
+    centres = fit.centres[idx] if len(fit.centres) == len(quads) else _centres(fit, chosen)
+    middle = centres.mean(axis=0)
+    img_centres = np.array([q.mean(axis=0) for q in chosen])
+    img_mid = img_centres.mean(axis=0)
+    img_angles = [
+        math.degrees(math.atan2(c[1] - img_mid[1], c[0] - img_mid[0])) % 360 for c in img_centres
+    ]
+    first = min(
+        range(players), key=lambda i: abs((img_angles[i] - first_seat_angle + 180) % 360 - 180)
+    )
+    rel = centres - middle
+    a0 = math.atan2(rel[first][1], rel[first][0])
+    turn = math.pi / 2 - a0  # seat 0's card straight down the plane
+    c, s = math.cos(turn), math.sin(turn)
+    rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    shift = np.array([[1.0, 0.0, -middle[0]], [0.0, 1.0, -middle[1]], [0.0, 0.0, 1.0]])
+    h = rot @ shift @ fit.homography
+    h /= h[2, 2]
+    plane = _apply(h, img_centres)
+    angles = [math.degrees(math.atan2(y, x)) % 360 for x, y in plane]
+    order = sorted(range(players), key=lambda i: (angles[i] - angles[first]) % 360)
+    radius = float(np.hypot(*plane.T).max()) + PLAY_MARGIN
+    return Calibration(
+        h, tuple(angles[i] for i in order), radius, [chosen[i] for i in order], fit.rms
+    )
+
+
+def _centres(fit: PlaneFit, quads: list[np.ndarray]) -> np.ndarray:
+    return np.array([_apply(fit.homography, q).mean(axis=0) for q in quads])
+
+
+def _faces(
+    found: FoundCards, is_face: Callable[[list[np.ndarray]], list[bool]] | None
+) -> list[np.ndarray]:
+    if is_face is None or not found.quads:
+        return list(found.quads)
+    keep = is_face(found.crops)
+    return [q for q, k in zip(found.quads, keep, strict=True) if k]
+
+
+def _merge(first: FoundCards, more: FoundCards) -> FoundCards:
+    """``first``'s cards, and those of ``more`` that ``first`` does not have."""
+    quads, crops = list(first.quads), list(first.crops)
+    for q, crop in zip(more.quads, more.crops, strict=True):
+        c = q.mean(axis=0)
+        size = math.sqrt(abs(cv2.contourArea(q.astype(np.float32))))
+        if not any(np.hypot(*(c - f.mean(axis=0))) < 0.4 * size for f in quads):
+            quads.append(q)
+            crops.append(crop)
+    return FoundCards(quads, crops)
+
+
+def warp_ordered(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The upright card whose corners (top-left, top-right, bottom-right, bottom-left) are
+    ``quad`` in ``image``: the order is kept (a card seen very obliquely may look wider than
+    long; its order comes from the plane, where its shape is true)."""
+    from vision.detect.preprocess import CARD_H, CARD_W
+
+    dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), dst)
+    return cv2.warpPerspective(
+        image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def _rectified_finds(
+    frame: np.ndarray, fit: PlaneFit, detect: Callable[[np.ndarray], object]
+) -> FoundCards:
+    """Cards found on the plane seen from above round the cards already found (frame pixels,
+    corners in the upright card's order)."""
+    middle = fit.centres.mean(axis=0)
+    radius = float(np.hypot(*(fit.centres - middle).T).max()) * 1.5 + 1.6
+    shift = np.array([[1.0, 0, -middle[0]], [0, 1.0, -middle[1]], [0, 0, 1.0]])
+    view = PlaneView.make(shift @ fit.homography, radius, long_side=640, margin=0.0)
+    top = view.warp(frame)
+    found = detect(top)
+    quads = []
+    for q, part in zip(found.quads, found.partial, strict=True):  # type: ignore[attr-defined]
+        if not part:
+            quads.append(view.to_image(np.asarray(q, np.float64).reshape(4, 2)))
+    h, w = frame.shape[:2]
+    inside = [
+        q
+        for q in quads
+        if (q >= -2).all() and (q[:, 0] <= w + 2).all() and (q[:, 1] <= h + 2).all()
+    ]
+    return FoundCards(inside, [warp_ordered(frame, q) for q in inside])
