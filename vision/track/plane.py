@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-
 PLAY_MARGIN = 1.8
 """The play area reaches this many card lengths beyond the setup cards (players do not lay
 their cards exactly where they put the setup card)."""
