@@ -7,8 +7,10 @@ took POSTs from 3 to over 1,000 ms. Here one :class:`TournamentHub` per tourname
 process follows the tournament's tables (a listener on the broker: no queue, no database
 read for events this process committed): each event's table state, already in the message,
 gives that table's row and finished games; the standings are recomputed from the results in
-memory only when a game ends. The message, ``{"kind": "table", "table", "row"}`` plus
-``"standings"`` when they changed, is serialised once and handed to every stream.
+memory only when a game ends. Changes are gathered for :data:`FLUSH_S` and sent together:
+``{"kind": "tables", "rows": [...]}`` (each changed table's latest row) plus ``"standings"``
+when they changed, serialised once and handed to every stream: at 120 events a second a
+stream writes 5 messages a second, not 120, and a screen is at most a fifth of a second late.
 
 A stream's first message is the whole tournament (``{"kind": "tournament", ...}``, as
 ``GET /api/tournaments/{id}`` gives it); a stream too slow to keep up is ended (the
@@ -39,6 +41,7 @@ from service.tournament_store import (
 
 log = logging.getLogger("trickcam.service")
 QUEUE = 256  # messages a stream may fall behind before it is ended
+FLUSH_S = 0.2  # changes gathered this long go out as one message
 
 
 class TournamentHub:
@@ -57,7 +60,9 @@ class TournamentHub:
         self.results: dict[str, list[TableResult]] = {}
         self.early: list[tuple[str, JSON]] = []  # messages before the first view was ready
         self.tasks: set[asyncio.Task[None]] = set()
-        self.messages = 0  # built (for the tests: one per change, however many streams)
+        self.pending: dict[str, JSON] = {}  # rows changed since the last message
+        self.standings_changed = False
+        self.flushing: asyncio.TimerHandle | None = None
 
     async def start(self) -> None:
         seatings = await run_in_threadpool(self.tournaments.seatings, self.meta.id)
@@ -103,6 +108,7 @@ class TournamentHub:
         elif kind == "committed":  # another worker's event: read the table once, for all
             self._spawn(self._refresh(table_id))
         elif kind == "evidence":
+            self.flush()  # what changed before it goes first
             self.send({"kind": "evidence", "table": table_id, "seq": message.get("play")})
 
     def apply(self, table_id: str, state: JSON) -> None:
@@ -112,14 +118,29 @@ class TournamentHub:
         seating = self.seatings[table_id]
         row = table_row(seating, list(self.meta.entrants), state)
         self.view["tables"][index] = row
-        message: JSON = {"kind": "table", "table": table_id, "row": row}
+        self.pending[table_id] = row
         results = table_results(seating, state)
         if results != self.results.get(table_id):
             self.results[table_id] = results
             ranked = standings_json(self.meta, [r for rs in self.results.values() for r in rs])
             if ranked != self.view["standings"]:
                 self.view["standings"] = ranked
-                message["standings"] = ranked
+                self.standings_changed = True
+        if self.flushing is None:
+            self.flushing = asyncio.get_running_loop().call_later(FLUSH_S, self.flush)
+
+    def flush(self) -> None:
+        """Send what changed since the last message, as one message."""
+        if self.flushing is not None:
+            self.flushing.cancel()
+            self.flushing = None
+        if not self.pending and not self.standings_changed:
+            return
+        message: JSON = {"kind": "tables", "rows": list(self.pending.values())}
+        if self.standings_changed:
+            message["standings"] = self.view["standings"]
+        self.pending.clear()
+        self.standings_changed = False
         self.send(message)
 
     async def _refresh(self, table_id: str) -> None:
@@ -159,7 +180,6 @@ class TournamentHub:
         self.queues.discard(queue)
 
     def send(self, message: JSON) -> None:
-        self.messages += 1
         text = sse(message)  # once, for every stream
         for queue in list(self.queues):
             try:
@@ -171,6 +191,9 @@ class TournamentHub:
                 queue.put_nowait(None)
 
     def close(self) -> None:
+        if self.flushing is not None:
+            self.flushing.cancel()
+            self.flushing = None
         for table_id in self.seatings:
             self.broker.unlisten(table_id, self.on_message)
         for task in list(self.tasks):

@@ -186,11 +186,12 @@ async def tournament_stream(
     settings: SettingsDep,
 ) -> StreamingResponse:
     """Server-sent events: the whole tournament first (``{"kind": "tournament", ...}``, as
-    ``GET`` gives it), then what changes: ``{"kind": "table", "table": ID, "row": {...}}``
-    when an event changes a table (its row as in ``tables``), with ``"standings"`` (all of
-    them) when a finished game changed them; ``{"kind": "evidence", "table", "seq"}`` when a
-    camera recorded what it saw of a play (a play in doubt awaits the referee). Each change
-    is built once for every open stream (service/tournament_live.py)."""
+    ``GET`` gives it), then what changes, gathered a fifth of a second at a time:
+    ``{"kind": "tables", "rows": [...]}`` (each changed table's row, as in ``tables``), with
+    ``"standings"`` (all of them) when a finished game changed them; ``{"kind": "evidence",
+    "table", "seq"}`` when a camera recorded what it saw of a play (a play in doubt awaits
+    the referee). Each message is built once for every open stream
+    (service/tournament_live.py)."""
     hubs = get_hubs(request)
     hub, queue, first = await hubs.join(tournaments, tournament)
 

@@ -84,10 +84,12 @@ async function start() {
   source = follow(`/api/tournaments/${id}/stream`, document.getElementById("live"), (m) => {
     if (m.kind === "tournament") {
       view = m;  // the whole tournament: when the stream (re)opens
-    } else if (m.kind === "table" && view) {
-      // one table changed: its row, and the standings when a finished game changed them
-      const at = view.tables.findIndex((t) => t.id === m.table);
-      if (at >= 0) view.tables[at] = m.row;
+    } else if (m.kind === "tables" && view) {
+      // the tables that changed: their rows, and the standings when a finished game changed them
+      for (const row of m.rows) {
+        const at = view.tables.findIndex((t) => t.id === row.id);
+        if (at >= 0) view.tables[at] = row;
+      }
       if (m.standings) view.standings = m.standings;
     } else {
       return;

@@ -277,12 +277,13 @@ def test_tournament_stream_sends_standings_when_a_game_ends(tmp_path: Path) -> N
                 http.post(f"/api/tables/{table['id']}/events", json=event, headers=auth).status_code
                 == 200
             )
-        while True:  # one message per change: the table's row, the standings when they change
+        while True:  # the changed table's row, the standings when they change
             message = messages.get(timeout=10)
-            assert message["kind"] == "table" and message["table"] == table["id"]
-            assert message["row"]["id"] == table["id"]
+            assert message["kind"] == "tables"
+            assert [r["id"] for r in message["rows"]] == [table["id"]]
             if any(s["played"] for s in message.get("standings", ())):
                 break
-        assert message["row"]["over"] and message["row"]["games_won"] == [1, 0]
+        [row] = message["rows"]
+        assert row["over"] and row["games_won"] == [1, 0]
         top = message["standings"][0]
         assert (top["entrant"], top["won"], top["points"]) == (table["entrants"][0], 1, 128)
