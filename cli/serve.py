@@ -73,6 +73,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "or set TRICKCAM_ORGANISER_PIN. Never on the command line: ps shows it to everyone",
     )
     p.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=2048,
+        metavar="N",
+        help="at most N connections and requests at once per worker; more are answered 503 "
+        "(default 2048: a table's tablet and its live page are two). A client must send a "
+        "request's headers within 20 s (TRICKCAM_HEADER_TIMEOUT_S)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -87,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
     from service.app import create_app, tune_gc
     from service.club import Club
     from service.db import make_engine, migrate
+    from service.logs import log_config
     from service.settings import Settings
+    from service.slow_clients import HeaderTimeoutProtocol
 
     try:
         settings = Settings.from_env(db=args.db, host=args.host, port=args.port)
@@ -125,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         # PostgreSQL a NOTIFY tells them at once (service/pg_notify.py), polling is a fallback
         postgres = settings.database_url.startswith("postgresql")
         os.environ.setdefault("TRICKCAM_STREAM_POLL_S", "10.0" if postgres else "1.0")
+        os.environ["TRICKCAM_SERVE_PID"] = str(os.getpid())  # workers end with this process
         uvicorn.run(
             "service.app:create_app_from_env",
             factory=True,
@@ -134,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
             log_level=args.log_level,
             timeout_graceful_shutdown=3,
             timeout_keep_alive=KEEP_ALIVE_S,
+            log_config=log_config(),
+            http=HeaderTimeoutProtocol,
+            limit_concurrency=args.limit_concurrency,
         )
         return 0
     config = uvicorn.Config(
@@ -143,6 +158,9 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         timeout_graceful_shutdown=3,
         timeout_keep_alive=KEEP_ALIVE_S,
+        log_config=log_config(),
+        http=HeaderTimeoutProtocol,
+        limit_concurrency=args.limit_concurrency,
     )
     server = uvicorn.Server(config)
     tune_gc()  # the app and its modules are built: they live as long as the process

@@ -22,12 +22,14 @@ from service.admin import Refused
 from service.club import Club
 from service.db import hold_sqlite_file, make_engine, migrate
 from service.games import FieldError
+from service.headers import SecurityHeaders
 from service.limits import BodySizeLimit
 from service.live import Broker
 from service.roles import NotAllowed
 from service.settings import Settings
 from service.store import IdempotencyMismatch, Store, TableGone
 from service.strict_json import safe_errors
+from service.worker import end_with_parent
 
 # the youngest generation's collection threshold (CPython's default is 700): see tune_gc
 GC_YOUNG_THRESHOLD = 10_000
@@ -69,6 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Scorekeeping service for trick-taking card games: tables, event logs, live state.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # /docs is the app's own page (service/static/docs.html): no CDN
+        redoc_url=None,
     )
 
     @app.exception_handler(RequestValidationError)
@@ -123,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from service.routers import organiser
 
     app.include_router(organiser.router)
+    app.add_middleware(SecurityHeaders)
     # around the routes: a body over the limit is refused before anything reads it
     app.add_middleware(
         BodySizeLimit,
@@ -137,6 +142,7 @@ def create_app_from_env() -> FastAPI:
     when ``trickcam serve --workers N`` runs several (uvicorn imports it by name)."""
     app = create_app(Settings.from_env())
     tune_gc()  # a worker process of trickcam serve: see tune_gc
+    end_with_parent()  # and it must not outlive trickcam serve (service/worker.py)
     return app
 
 

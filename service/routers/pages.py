@@ -40,6 +40,12 @@ async def table_page(table_id: str) -> FileResponse:
     return _page("table.html")
 
 
+@router.get("/docs")
+async def docs_page() -> FileResponse:
+    """The API reference, laid out from /openapi.json by the page itself (no CDN)."""
+    return _page("docs.html")
+
+
 @router.get("/referee")
 async def referee_page() -> FileResponse:
     return _page("referee.html")

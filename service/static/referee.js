@@ -1,4 +1,4 @@
-// "/referee": the referee's desk. The referee token (typed in, or ?token=) names the
+// "/referee": the referee's desk. The referee token (typed in, or #token=) names the
 // tournament; it is kept in this browser and sent as a bearer header. Live: the tournament's
 // stream says when to fetch again.
 "use strict";
@@ -78,8 +78,8 @@ async function showAudit(table) {
     act(`/api/referee/tables/${table.id}/events`, { by: name, event: { type: "correct", seq, event } })
       .then(() => showAudit(table));
   } },
-  el("label", {}, "Correct event ", el("input", { name: "seq", type: "number", min: 1, required: true, style: "width:5em" })),
-  el("label", {}, " to card ", el("input", { name: "card", placeholder: "e.g. 10H (empty: remove)", style: "width:9em" })),
+  el("label", {}, "Correct event ", el("input", { name: "seq", type: "number", min: 1, required: true, class: "w5" })),
+  el("label", {}, " to card ", el("input", { name: "card", placeholder: "e.g. 10H (empty: remove)", class: "w9" })),
   el("button", { type: "submit" }, "Correct"));
   const rulings = trail.plays.filter((p) => p.ruling).map((p) => el("div", { class: "line" },
     `event ${p.seq}: read `, cardFace(p.card, "small"), ` in doubt with ${p.candidates.join("/")}; ruled `,
@@ -151,9 +151,13 @@ async function start() {
 }
 
 (function init() {
-  const params = new URLSearchParams(location.search);
-  token = params.get("token") || store.getItem("trickcam.referee.token");
-  name = params.get("name") || store.getItem("trickcam.referee.name") || "referee";
-  if (params.has("token")) history.replaceState(null, "", "/referee");  // keep it out of history
+  // a link may carry the token after "#" (/referee#token=...&name=...): the part after "#"
+  // never leaves the browser, so it lands in no server's or proxy's log. "?token=" still
+  // works for old links (the server's log redacts it); both are taken out of the address.
+  const params = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  token = params.get("token") || query.get("token") || store.getItem("trickcam.referee.token");
+  name = params.get("name") || query.get("name") || store.getItem("trickcam.referee.name") || "referee";
+  if (params.has("token") || query.has("token")) history.replaceState(null, "", "/referee");
   if (token) start(); else login();
 })();

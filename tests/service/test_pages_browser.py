@@ -184,7 +184,7 @@ def test_the_referee_sees_a_play_in_doubt_arrive_and_rules_on_it(
     table = made["tables"][0]
     seqs = post(server, table, base_hand_events()[:3])  # JH led
     page, errors = new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto(f"{server}/referee?token={made['referee_token']}&name=Rita")
+    page.goto(f"{server}/referee#token={made['referee_token']}&name=Rita")
     live(page)
     expect(page.locator("#confirmations")).to_contain_text("None.")
     # the camera's doubt reaches the open page by the tournament's stream
@@ -205,4 +205,55 @@ def test_the_referee_sees_a_play_in_doubt_arrive_and_rules_on_it(
     assert log[-1]["actor"] == "referee:Rita" and log[-1]["event"]["type"] == "correct"
     assert "token" not in page.url  # the token is not left in the address bar
     assert errors == []
+    page.close()
+
+
+def test_the_big_screen_shows_the_tournament_the_organiser_chose(
+    server: str, browser: Browser
+) -> None:
+    """Issue 14 item 4: not the latest tournament, the one chosen (PUT /api/screen); the
+    screen follows a new choice without a reload."""
+    first, second = tournament(server), tournament(server)
+    httpx.put(f"{server}/api/screen", json={"tournament": None}, headers=ORGANISER)
+    page, errors = new_page(browser, viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server}/")
+    expect(page.locator("#nothing")).to_contain_text("not chosen", timeout=WAIT_MS)
+    r = httpx.put(f"{server}/api/screen", json={"tournament": first["id"]}, headers=ORGANISER)
+    assert r.status_code == 200, r.text
+    expect(page.locator(f'[data-table="{first["tables"][0]["id"]}"]')).to_be_visible(timeout=30_000)
+    assert page.locator(f'[data-table="{second["tables"][0]["id"]}"]').count() == 0
+    assert errors == []
+    page.close()
+
+
+def test_the_pages_run_under_their_content_security_policy_and_docs_work_offline(
+    server: str, browser: Browser
+) -> None:
+    """Issue 14 item 10: every page works under its CSP (no violation reported), and /docs
+    lays out the API with every request to another host blocked (an offline club room)."""
+    made = tournament(server)
+    page, errors = new_page(browser, viewport={"width": 1280, "height": 900})
+    violations: list[str] = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    outside: list[str] = []
+
+    def only_this_server(route: Any) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_this_server)
+    page.goto(f"{server}/docs")
+    expect(page.locator("#operations")).to_contain_text(
+        "/api/tables/{table_id}/events", timeout=WAIT_MS
+    )
+    for path in (f"/?t={made['id']}", f"/tables/{made['tables'][0]['id']}", "/referee"):
+        page.goto(server + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)  # its scripts run, its stream opens
+    assert outside == [] and violations == [] and errors == []
     page.close()
