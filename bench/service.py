@@ -21,6 +21,15 @@ JSON.
     .venv/bin/python bench/service.py --tournament-streams 0,5,20,50 --listeners 0
         (a 16-team tournament's 120 tables posting, N tournament streams open: issue 14)
 
+Measured 2026-12-01 on the shared 2-core dev box under heavy load from other jobs (load
+average 8-12), --tournament-streams 0,5,20,50 --listeners 0. Before the tournament hub
+(every stream rebuilt and sent the whole tournament per event): POST p50/p99 14.7/62 ms
+with no stream, 264/1235 with 5, 2256/4158 with 20, 4486/8933 with 50; server CPU 3.1, 8.1,
+18.5, 35.3 ms per event. After (one hub, changes sent every 0.2 s): 17.2/206 ms with no
+stream (the box's load at that moment), 15.2/51 with 5, 17.5/84 with 20, 19.8/115 with 50;
+server CPU 3.0, 3.1, 3.3, 3.6 ms per event. The p99s follow the other jobs' load; the CPU
+per event is what the streams cost.
+
 Measured 2026-11-29 on the shared 2-core dev box (load average 4-9 from other jobs), 256
 tables at 1 s pace, SQLite FULL, one worker, httptools + uvloop: 256 events/s sustained,
 POST median 10.6 ms / p99 243 ms, event->stream median 11.4 ms / p99 257 ms; server 2.4 ms
@@ -85,6 +94,7 @@ class Figures:
     ready: int = 0
     tournament_messages: int = 0
     tournament_bytes: int = 0
+    server_cpu_s: float = 0.0
     first: float = 0.0
     last: float = 0.0
 
@@ -378,12 +388,16 @@ def bench(args: argparse.Namespace) -> int:
         rows.append((n, figures))
     teams = args.teams
     print(f"\n{teams * (teams - 1) // 2} tables of a {teams}-team tournament, pace {args.pace} s")
-    print("tournament streams   POST p50 ms   POST p99 ms   stream messages   stream MB")
+    print(
+        "tournament streams   POST p50 ms   POST p99 ms   server CPU ms/event   "
+        "stream messages   stream MB"
+    )
     for n, f in rows:
         print(
             f"{n:18d}   {statistics.median(f.post_ms):11.1f}   "
-            f"{percentile(f.post_ms, 0.99):11.1f}   {f.tournament_messages:15d}   "
-            f"{f.tournament_bytes / 1e6:9.1f}"
+            f"{percentile(f.post_ms, 0.99):11.1f}   "
+            f"{1000 * f.server_cpu_s / max(1, f.committed):19.2f}   "
+            f"{f.tournament_messages:15d}   {f.tournament_bytes / 1e6:9.1f}"
         )
     return 0
 
@@ -410,6 +424,7 @@ def bench_once(args: argparse.Namespace, tournament_streams: int) -> tuple[int, 
         )
         client_cpu = time.process_time() - client_cpu
         server_cpu = tree_cpu_seconds(server.pid) - server_cpu if server else 0.0
+        figures.server_cpu_s = server_cpu
     finally:
         if server is not None:
             if server.poll() is None:
