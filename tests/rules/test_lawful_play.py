@@ -85,7 +85,7 @@ def test_lawful_clabber_proves_no_renege(seed: int, known: bool) -> None:
         assert state.end in ("complete", "passed")
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), known=st.booleans())
 def test_lawful_klaberjass_and_jass_deux_prove_no_renege(seed: int, known: bool) -> None:
     rng = random.Random(seed)
@@ -95,7 +95,7 @@ def test_lawful_klaberjass_and_jass_deux_prove_no_renege(seed: int, known: bool)
         assert state.end in ("complete", "redeal")
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), known=st.booleans())
 def test_lawful_belote_proves_no_renege(seed: int, known: bool) -> None:
     rng = random.Random(seed)
