@@ -104,19 +104,16 @@ def calibrated(video: Path, truth: dict, folder: Path) -> tuple[object | None, s
     why not (the watcher then assumes an overhead camera, seat 0 at the bottom)."""
     import contextlib
     import io
-    import math
 
     from cli import calibrate as cmd_calibrate
+    from vision.render.realvideo import first_seat_angle
     from vision.track.table import TableGeometry
 
     setup = truth.get("setup")
     if not setup:
         return None, "studio render: no setup frame"
     cards = setup["cards"]
-    cx = sum(c["centre"][0] for c in cards) / len(cards)
-    cy = sum(c["centre"][1] for c in cards) / len(cards)
-    first = next(c for c in cards if c["seat"] == 0)["centre"]
-    angle = math.degrees(math.atan2(first[1] - cy, first[0] - cx)) % 360
+    angle = first_seat_angle(truth)
     table = folder / (video.stem + ".table.json")
     argv = ["--source", str(video.with_name(setup["image"])), "--players", str(len(cards)),
             "--first-seat-angle", f"{angle:.1f}", "--out", str(table)]  # fmt: skip

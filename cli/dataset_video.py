@@ -66,6 +66,9 @@ def register_video(what: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     decks.add_argument("--deck", help="this deck design")
     p.add_argument("--realism", choices=REALISM, default="studio",
                    help="how hard the table is to follow (see above; default studio)")  # fmt: skip
+    p.add_argument(
+        "--tricks", type=int, help="levels only: stage the hand's first N tricks (short videos)"
+    )
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=run_video)
 
@@ -98,7 +101,7 @@ def run_video(args: argparse.Namespace) -> int:
         truth = render_hand(
             args.game, args.seed, args.out, size, args.fps,
             decks=[args.deck] if args.deck else None, heldout=heldout, progress=progress,
-            realism=args.realism,
+            realism=args.realism, tricks=args.tricks,
         )  # fmt: skip
         if bar is not None:
             bar.close()

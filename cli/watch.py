@@ -97,6 +97,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", type=Path, help="card classifier (default models/cards.onnx)")
     p.add_argument("--pace", action="store_true", help="play files at their own speed (demos)")
     p.add_argument("--quiet", action="store_true", help="no live lines, no progress bar")
+    p.add_argument(
+        "--preview",
+        nargs="?",
+        const="window",
+        metavar="IMAGE.jpg",
+        help="show what the camera sees while it works: each card outlined with its name, "
+        "confidence and seat, the seat areas, the trick in progress, plays awaiting a person. "
+        "Alone: a window (where OpenCV can open one); with IMAGE.jpg (or headless): that image "
+        "rewritten twice a second, for any image viewer or a browser to reload",
+    )
     p.add_argument("--deck-reader", help=argparse.SUPPRESS)  # read by one deck design's faces
     p.set_defaults(func=run)
 
@@ -179,6 +189,84 @@ def _warn(msg: str) -> None:
     print(f"trickcam watch: {msg}", file=sys.stderr)
 
 
+class Console:
+    """The terminal: live lines on stdout, warnings on stderr, and the progress bar below them
+    (each line is written above the bar, never over it)."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+
+    def _write(self, line: str, file: Any) -> None:
+        if self.bar is not None:
+            from tqdm import tqdm
+
+            tqdm.write(line, file=file)
+            file.flush()
+        else:
+            print(line, file=file, flush=True)
+
+    def say(self, line: str) -> None:
+        if not self.quiet:
+            self._write(line, sys.stdout)
+
+    def warn(self, msg: str) -> None:
+        self._write(f"trickcam watch: {msg}", sys.stderr)
+
+
+class Preview:
+    """What the camera sees, annotated, while the watcher works: a window, or an image file
+    rewritten now and then (headless machines, or a phone on the same network opening it)."""
+
+    EVERY_S = 0.5
+
+    def __init__(self, target: str, console: Console) -> None:
+        self.path: Path | None = None if target == "window" else Path(target)
+        self.console = console
+        self.last = -1e9
+        if self.path is None and not _can_open_window():
+            self.path = Path("preview.jpg")
+            console.warn(f"no window can be opened here: the preview is written to {self.path}")
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            console.say(f"preview: {self.path.resolve()} (rewritten every {self.EVERY_S:g} s)")
+
+    def show(self, image: Any, watcher: Watcher, t: float) -> None:
+        from vision.draw.overlay import draw
+
+        if self.path is None:
+            cv2.imshow("trickcam watch", draw(image, watcher, t))
+            cv2.waitKey(1)
+            return
+        if t - self.last < self.EVERY_S:
+            return
+        self.last = t
+        tmp = self.path.with_name(self.path.stem + ".tmp" + self.path.suffix)
+        if cv2.imwrite(str(tmp), draw(image, watcher, t)):
+            tmp.replace(self.path)  # a viewer never reads half an image
+
+    def close(self) -> None:
+        if self.path is None:
+            cv2.destroyAllWindows()
+
+
+def _can_open_window() -> bool:
+    """Can OpenCV show a window here (a GUI build and a display)?"""
+    import os
+
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return False
+    try:
+        cv2.namedWindow("trickcam watch")
+        return True
+    except cv2.error:
+        return False
+
+
 def _correction(text: str, option: str = "--correct") -> tuple[int, str]:
     index, sep, card = text.partition("=")
     if not sep or not index.strip().isdigit():
@@ -193,8 +281,10 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     """Run the watcher over the source, print, post, annotate; write the record at the end."""
     from vision.draw.overlay import draw
 
-    say = (lambda _line: None) if args.quiet else print
-    poster = Poster(args.post, args.token or "", _warn) if args.post else None
+    console = Console(quiet=args.quiet)
+    say = console.say
+    poster = Poster(args.post, args.token or "", console.warn) if args.post else None
+    preview = Preview(args.preview, console) if args.preview else None
     if poster is not None:
         for setup in setup_events(spec):
             poster.add(setup)
@@ -204,6 +294,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
         from tqdm import tqdm
 
         bar = tqdm(total=source.total, unit="frame", file=sys.stderr, leave=False)
+        console.bar = bar
     stopped = "end of source"
     start = time.monotonic()
     pending = dict(corrections)
@@ -215,8 +306,6 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                 if delay > 0:
                     time.sleep(delay)
             for ev in watcher.feed(frame.image, frame.t):
-                if bar is not None:
-                    bar.clear()
                 say(describe(ev, spec, watcher.log.running_score()))
                 fixed = ev.play if ev.play is not None else ev.missed
                 if fixed is not None and fixed.index in pending:
@@ -251,6 +340,8 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                         str(args.annotate), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h)
                     )
                 writer.write(draw(frame.image, watcher, frame.t))
+            if preview is not None:
+                preview.show(frame.image, watcher, frame.t)
             if bar is not None:
                 bar.update(1)
     except KeyboardInterrupt:
@@ -259,6 +350,9 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     finally:
         if bar is not None:
             bar.close()
+            console.bar = None
+        if preview is not None:
+            preview.close()
         if writer is not None:
             writer.release()
         source.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -402,16 +403,23 @@ def render_level_hand(
     heldout: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
     video: bool = True,
+    tricks: int | None = None,
 ) -> dict[str, object]:
     """Render one hand of ``game`` at ``level_name`` to ``out`` (mp4) with ``out``.json (the
     truth) and ``out``.setup.png (the calibration frame). Returns the truth. ``video=False``
-    writes the setup frame and the truth only (calibration tests)."""
+    writes the setup frame and the truth only (calibration tests); ``tricks`` stages only the
+    hand's first tricks (short test videos: the record then holds those tricks only)."""
     from vision.render.tablevideo import save_truth
 
     level = LEVELS[level_name]
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     hand = STAGERS[game](rng)
+    if tricks is not None:
+        record = {**hand.record, "tricks": list(hand.record["tricks"])[:tricks]}  # type: ignore[call-overload]
+        hand = replace(
+            hand, tricks=hand.tricks[:tricks], winners=hand.winners[:tricks], record=record
+        )
     deck_name = _pick_deck(nrng, decks, heldout)
     images = load_deck(next(d for d in list_decks() if d.name == deck_name))
     stage = Stage(hand, rng, pace(level, game), clutter=level.hands)
@@ -500,3 +508,14 @@ def render_level_hand(
     }
     save_truth(truth, out.with_suffix(".json"))
     return truth
+
+
+def first_seat_angle(truth: dict[str, object]) -> float:
+    """Where seat 0's card of the setup frame lies, as ``trickcam calibrate --first-seat-angle``
+    takes it: degrees round the setup cards' middle in the image (y down)."""
+    setup = truth["setup"]
+    assert isinstance(setup, dict)
+    cards = setup["cards"]
+    mid = np.mean([c["centre"] for c in cards], axis=0)
+    first = next(c for c in cards if c["seat"] == 0)["centre"]
+    return float(math.degrees(math.atan2(first[1] - mid[1], first[0] - mid[0])) % 360)

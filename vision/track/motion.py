@@ -183,6 +183,8 @@ class TrackerTimes:
     """A candidate not seen for this long (covered, or taken away) is forgotten."""
     bare_s: float = 0.12
     """A card whose place shows bare table this long (twice) has left, whatever moves near."""
+    unseen_s: float = 2.5
+    """A card not found where nothing moved, its place not bare, this long has left."""
 
 
 class CardTracker:
@@ -283,11 +285,14 @@ class CardTracker:
                 continue
             # something passed over it since it was last seen: is it still the same card?
             passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
+            # another card lying still where this one lay, which may take its place (a card of
+            # a trick still on the table may be partly covered by the next one: not replaced)
             differs = (
                 i is not None
                 and tr.look is not None
                 and not same_card(tr.look, crops[i])
-                and not _shifted(tr.quad, quads[i], STILL)  # another card lying still there
+                and not _shifted(tr.quad, quads[i], STILL)
+                and self.replaceable(tr, seen, None)
             )
             if i is not None and (
                 differs
@@ -321,14 +326,19 @@ class CardTracker:
                 continue  # covered, or something moving over it: not seen missing
             tr.misses += 1
             tr.missing_since = min(tr.missing_since, t)
-            wait = times.bare_s if bare else times.gone_s
+            # not found where nothing moves is weaker evidence (touching cards may merge into
+            # one blob the detector rejects): only after a long while, or when bare is unknown
+            wait = times.bare_s if bare else times.gone_s if table is None else times.unseen_s
             if tr.misses >= 2 and t - tr.missing_since >= wait:
                 tr.status = "gone"
                 left.append(tr)
+        # a find over a card of a trick still on the table, when that card's own outline was
+        # not found, is that card partly covered; when it was found too, another card lies
+        # over it (the next player's card laid across it)
         keep = [
             tr
             for tr in self.live()
-            if tr.status == "present" and not self.replaceable(tr, seen, None)
+            if tr.status == "present" and tr.id not in seen and not self.replaceable(tr, seen, None)
         ]
         for i, q in enumerate(quads):
             if i in used or bool(partial[i]):

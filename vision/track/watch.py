@@ -150,6 +150,11 @@ class Watcher:
             crops = found.crops
         else:  # only the play area: held cards, piles and the stock lie beyond it
             keep = [i for i, q in enumerate(quads) if self.view.inside(q)]
+            # a card partly under another (read from its index corner) may be a new play;
+            # cut by the view's edge it lies beyond the play area anyway
+            corner = getattr(found, "one_corner", None)
+            if corner is not None and len(corner) == len(partial):
+                partial = partial & ~corner
             quads, partial = quads[keep], partial[keep]
             crops = self._full_crops(image, quads)
         arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)

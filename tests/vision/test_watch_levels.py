@@ -1,0 +1,103 @@
+"""``trickcam watch`` on short rendered hands at every realism level, through the real commands.
+
+Each hand is rendered by ``trickcam dataset video --realism LEVEL --tricks 2`` (a real table's
+pace; at the higher levels a phone's oblique view, light and camera trouble, arms covering and
+sweeping the cards, held cards, stock and piles at the edges), the table is learned by
+``trickcam calibrate`` from the setup frame rendered beside it, and ``trickcam watch --table``
+must then see every play of those tricks, once, with its card and seat. Short hands keep the
+whole file under a minute; ``bench/watch.py --realism`` measures whole hands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from cli import calibrate as cmd_calibrate
+from cli import dataset_video as cmd_dataset_video
+from cli import watch as cmd_watch
+from cli.demo import watch_argv
+from vision.read.classify import MODEL_PATH
+from vision.render.realvideo import first_seat_angle, render_level_hand
+from vision.render.tablevideo import load_truth
+from vision.track.table import TableGeometry
+
+pytestmark = pytest.mark.skipif(
+    not MODEL_PATH.exists() and os.environ.get("CI") != "true",
+    reason=f"{MODEL_PATH} not trained yet (run 'trickcam train')",
+)
+
+CASES = [
+    ("top", "clabber", 101, 10),
+    ("oblique", "klaberjass", 102, 10),
+    ("light", "belote", 103, 10),
+    ("hands", "clag", 104, 10),
+    ("full", "clabber", 105, 10),
+    ("full", "klaberjass", 106, 30),
+]
+"""(level, game, seed, fps): every level, every game, both frame rates."""
+
+
+def _calibrate(video: Path, truth: dict, out: Path) -> Path:
+    cards = truth["setup"]["cards"]
+    argv = ["--source", str(video.with_suffix(".setup.png")), "--players", str(len(cards)),
+            "--first-seat-angle", f"{first_seat_angle(truth):.1f}", "--out", str(out)]  # fmt: skip
+    assert cmd_calibrate.main(argv) == 0
+    return out
+
+
+@pytest.mark.parametrize(("level", "game", "seed", "fps"), CASES)
+def test_watch_follows_a_short_hand_at_each_level(
+    tmp_path: Path, level: str, game: str, seed: int, fps: int
+) -> None:
+    video = tmp_path / f"{level}_{game}.mp4"
+    argv = ["--game", game, "--seed", str(seed), "--realism", level, "--tricks", "2",
+            "--size", "1280x720", "--fps", str(fps), "--heldout", "--quiet", str(video)]  # fmt: skip
+    assert cmd_dataset_video.main(argv) == 0
+    truth = load_truth(video.with_suffix(".json"))
+    table = _calibrate(video, truth, tmp_path / "table.json")
+    out = tmp_path / "seen.json"
+    assert cmd_watch.main([*watch_argv(truth, video, out), "--table", str(table), "--quiet"]) == 0
+    seen = json.loads(out.read_text())
+    plays = [(p["seat"], p["card"]) for p in seen["watch"]["plays"]]
+    assert plays == [(q["seat"], q["card"]) for q in truth["plays"]]
+    assert seen["tricks"] == truth["record"]["tricks"]
+    # each play reported once its card lay still, and soon: before the next card came
+    for p, q in zip(seen["watch"]["plays"], truth["plays"], strict=True):
+        assert q["t_rest"] - 0.5 <= p["t"] <= q["t_rest"] + 1.0
+
+
+@pytest.mark.parametrize(
+    ("level", "game", "seed"),
+    [("oblique", "clabber", 111), ("oblique", "belote", 112), ("hands", "klaberjass", 113),
+     ("full", "clag", 114), ("full", "belote", 115)],
+)  # fmt: skip
+def test_calibrate_learns_the_plane_and_the_seats_from_any_camera(
+    tmp_path: Path, level: str, game: str, seed: int
+) -> None:
+    """The setup frame of an oblique phone (far cards 50-90 px, held cards, stock and piles in
+    view): every seat's card found, seats in order, and the plane right: the setup cards'
+    distances on it are the true ones (card lengths)."""
+    video = tmp_path / "hand.mp4"
+    truth = render_level_hand(game, seed, video, (1280, 720), 10, level, heldout=True, video=False)
+    table = TableGeometry.load(_calibrate(video, truth, tmp_path / "table.json"))
+    assert table.plane is not None
+    size = (1280, 720)
+    cards = truth["setup"]["cards"]
+    assert [table.seat_at(c["centre"], size) for c in cards] == [c["seat"] for c in cards]
+    h = table.homography_for(size)
+    on_plane = cv2.perspectiveTransform(np.array([[c["centre"] for c in cards]], np.float64), h)[0]
+    true_h = np.linalg.inv(np.array(truth["camera"]["plane_cm_to_image"]))
+    true_cm = cv2.perspectiveTransform(
+        np.array([[c["centre"] for c in cards]], np.float64), true_h
+    )[0]
+    for a in range(len(cards)):
+        for b in range(a + 1, len(cards)):
+            seen = np.hypot(*(on_plane[a] - on_plane[b])) * 8.8  # a card is 8.8 cm long
+            true = np.hypot(*(true_cm[a] - true_cm[b]))
+            assert seen == pytest.approx(true, rel=0.06)
