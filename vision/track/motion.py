@@ -261,6 +261,31 @@ class CardTracker:
                 continue
             used.add(i)
             matched[k] = i
+        # a resting card not found in place, found a little way off looking the same: the same
+        # card pushed aside, or the camera knocked (every card then seems to move)
+        slid: set[int] = set()
+        for k, tr in enumerate(live):
+            if k in matched or tr.status != "present" or tr.look is None:
+                continue
+            reach = 0.8 * math.sqrt(max(tr.area, 1.0))
+            near = sorted(
+                (
+                    float(
+                        np.hypot(
+                            *(np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) - tr.centre)
+                        )
+                    ),
+                    i,
+                )
+                for i, q in enumerate(quads)
+                if i not in used
+            )
+            for dist, i in near:
+                if dist < reach and same_card(tr.look, crops[i]):
+                    used.add(i)
+                    matched[k] = i
+                    slid.add(k)
+                    break
         arrived: list[Track] = []
         left: list[Track] = []
         seen = {live[k].id for k in matched}
@@ -277,11 +302,16 @@ class CardTracker:
                     tr.sightings += 1
                 else:
                     tr.steady_since, tr.sightings, tr.anchor = t, 1, np.asarray(quads[i])
+                    tr.crops = [crops[i]]  # its first look lying still (not sliding in)
                 tr.quad, tr.last_seen, tr.look, tr.unseen_since = quads[i], t, crops[i], math.inf
                 if tr.sightings >= 2 and t - tr.steady_since >= times.rest_s - 1e-6:
                     tr.status = "present"
-                    tr.crops = [tr.crops[0], crops[i]] if tr.crops else [crops[i]]
+                    tr.crops = [*tr.crops[:1], crops[i]]
                     arrived.append(tr)
+                continue
+            if k in slid:
+                tr.quad, tr.last_seen, tr.misses, tr.missing_since = quads[i], t, 0, math.inf
+                tr.look = crops[i]
                 continue
             # something passed over it since it was last seen: is it still the same card?
             passed_over = i is not None and gate.last_motion_in(tr.quad) > tr.last_seen
@@ -345,6 +375,8 @@ class CardTracker:
                 continue
             if any(overlap(q, tr.quad) > 0.4 for tr in keep):
                 continue  # a card of this trick, partly covered: not a new card
+            if any(overlap(q, tr.quad) > 0.8 for tr in self.live()):
+                continue  # the same card found twice (its outline, and from its corner)
             self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
             self.next_id += 1
         # forget what is long gone: the list stays short over a whole session

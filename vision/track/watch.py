@@ -157,8 +157,13 @@ class Watcher:
                 partial = partial & ~corner
             quads, partial = quads[keep], partial[keep]
             crops = self._full_crops(image, quads)
-        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         events: list[WatchEvent] = []
+        shift = self._camera_moved(quads, crops)
+        if shift is not None:
+            quads = quads - shift.astype(np.float32)
+            text = f"the camera moved ({np.hypot(*shift) / self.view.ppl:.2f} card lengths): the table found again, no play re-seated"  # type: ignore[union-attr]
+            events.append(WatchEvent("note", t, text=text))
+        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         for tr in arrived:
             events.extend(self._arrived(tr, t))
         for tr in left:
@@ -172,6 +177,44 @@ class Watcher:
             self.geometry.homography_for(size), self.geometry.radius, VIEW_SIDE
         )
         self.seats = TableGeometry(self.spec.players, (0.5, 0.5), self.geometry.seat_angles)
+
+    def _camera_moved(self, quads: np.ndarray, crops: np.ndarray) -> np.ndarray | None:
+        """Did the camera move (a knock, a nudged stand)? Then the cards lying on the table
+        all seem to have moved together, each still looking the same: the view is moved back
+        onto the table (the plane's homography follows the camera) and the shift (view
+        pixels) is returned; the tracks, the plays and their seats stay where they were.
+        One card alone moving is a card pushed, not the camera."""
+        if self.view is None or len(quads) < 2:
+            return None
+        lying = [tr for tr in self.tracker.live() if tr.status == "present" and tr.look is not None]
+        if len(lying) < 2:
+            return None
+        ppl = self.view.ppl
+        centres = np.asarray(quads, np.float64).reshape(-1, 4, 2).mean(axis=1)
+        shifts = []
+        for tr in lying:
+            d = centres - tr.centre
+            dist = np.hypot(d[:, 0], d[:, 1])
+            near = [i for i in np.argsort(dist) if dist[i] < 0.8 * ppl]
+            same = next((i for i in near if same_card(tr.look, crops[i])), None)  # type: ignore[arg-type]
+            if same is None:
+                continue
+            shifts.append(d[same])
+        if len(shifts) < 2 or len(shifts) < 0.6 * len(lying):
+            return None
+        shifts_arr = np.array(shifts)
+        median = np.median(shifts_arr, axis=0)
+        if np.hypot(*median) < 0.1 * ppl:
+            return None  # a shake, or nothing moved
+        if (np.hypot(*(shifts_arr - median).T) > 0.06 * ppl).any():
+            return None  # not all alike: cards pushed, a trick gathered
+        # points now seen at v lie on the table where v - shift was seen before
+        back = np.array(
+            [[1.0, 0.0, -median[0] / ppl], [0.0, 1.0, -median[1] / ppl], [0.0, 0.0, 1.0]]
+        )
+        self.view = self.view.moved(back @ self.view.homography)
+        self.gate = MotionGate()
+        return median
 
     def _full_crops(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Upright warps of view outlines, taken from the full-resolution frame (a far card
@@ -237,7 +280,10 @@ class Watcher:
         return CARD_LABELS[best] != self.log.cards()[play.index][1]
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
-        probs = combine(self.reader(tr.crops))
+        views = list(self.reader(tr.crops))
+        # a blurred or half-covered look says little: the clear ones speak when there are any
+        clear = [v for v in views if face_probability(v) >= 0.9 and float(np.max(v[:52])) >= 0.6]
+        probs = combine(clear or views)
         self.labels[tr.id] = int(np.argmax(probs))
         if face_probability(probs) < 0.5:
             self.ignored_tracks.add(tr.id)
