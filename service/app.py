@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from rules.errors import RulesError
+from service import methods
 from service.admin import Refused
 from service.club import Club
 from service.db import hold_sqlite_file, make_engine, migrate
@@ -35,11 +36,13 @@ from service.worker import end_with_parent
 GC_YOUNG_THRESHOLD = 10_000
 
 
-def field_error(loc: list[str], message: str) -> JSONResponse:
-    """A 422 in FastAPI's own shape, so clients read every validation error one way."""
+def field_error(loc: list[str], message: str, kind: str = "value_error") -> JSONResponse:
+    """A 422 in FastAPI's own shape, so clients read every validation error one way.
+    ``kind`` ``table_value_error``: well formed, but not for this table (its game, its seats:
+    what no schema of the API can say, as it serves every game)."""
     return JSONResponse(
         status_code=422,
-        content={"detail": [{"loc": loc, "msg": message, "type": "value_error"}]},
+        content={"detail": [{"loc": loc, "msg": message, "type": kind}]},
     )
 
 
@@ -88,6 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             status_code=422, content={"detail": safe_errors(jsonable_encoder(errors))}
         )
 
+    methods.install(app)  # a 405's Allow names every method of the path
+
     @app.exception_handler(RulesError)
     async def _rules_error(_request: Request, exc: RulesError) -> JSONResponse:
         return JSONResponse(
@@ -96,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(FieldError)
     async def _field_error(_request: Request, exc: FieldError) -> JSONResponse:
-        return field_error(["body", exc.field], exc.message)
+        return field_error(["body", exc.field], exc.message, "table_value_error")
 
     @app.exception_handler(NotAllowed)
     async def _not_allowed(_request: Request, exc: NotAllowed) -> JSONResponse:
@@ -112,7 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(IdempotencyMismatch)
     async def _idempotency(_request: Request, exc: IdempotencyMismatch) -> JSONResponse:
-        return field_error(["header", "Idempotency-Key"], str(exc))
+        kind = "idempotency_key_reused" if "was used for" in str(exc) else "value_error"
+        return field_error(["header", "Idempotency-Key"], str(exc), kind)
 
     from service.routers import events, frames, tables
 

@@ -10,15 +10,34 @@ possible is the engine's question (409), and whether it exists in this game the 
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictStr,
+    WithJsonSchema,
+)
 
 from rules.cards import Card, Suit
 from rules.errors import RulesError
 
+# what the schema promises and validation holds to (a subset of what Card.parse reads, so
+# that the OpenAPI schema tells the truth: schemathesis checks it both ways)
+CARD_PATTERN = "^(10|[2-9TtJjQqKkAa])[SHDCshdc\u2660\u2665\u2666\u2663]$"
+SUIT_PATTERN = "^[SHDCshdc\u2660\u2665\u2666\u2663]$"
+
 
 def _card(text: str) -> str:
+    if not re.match(CARD_PATTERN, text):
+        raise ValueError(
+            f"{text[:20]!r} is not a card: a rank (2-10, J, Q, K, A) then a suit (S, H, D, C), "
+            "e.g. 10H or 9s"
+        )
     try:
         return str(Card.parse(text))
     except RulesError as exc:
@@ -26,15 +45,38 @@ def _card(text: str) -> str:
 
 
 def _suit(text: str) -> str:
+    if not re.match(SUIT_PATTERN, text):
+        raise ValueError(f"{text[:20]!r} is not a suit: S, H, D or C")
     try:
         return Suit.parse(text).value
     except RulesError as exc:
         raise ValueError(str(exc)) from None
 
 
-CardCode = Annotated[StrictStr, AfterValidator(_card)]
-SuitCode = Annotated[StrictStr, AfterValidator(_suit)]
-Seat = Annotated[StrictInt, Field(ge=0, le=6, description="seat number, clockwise from 0")]
+CardCode = Annotated[
+    StrictStr, AfterValidator(_card), WithJsonSchema({"type": "string", "pattern": CARD_PATTERN})
+]
+SuitCode = Annotated[
+    StrictStr, AfterValidator(_suit), WithJsonSchema({"type": "string", "pattern": SUIT_PATTERN})
+]
+
+
+def _whole(value: object) -> object:
+    """A JSON number that is a whole number (``3`` or ``3.0``, as JSON Schema's "integer"
+    means), never a string or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("expected a whole number")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError(f"{value!r}: expected a whole number")
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+Seat = Annotated[
+    int, Field(ge=0, le=6, description="seat number, clockwise from 0"), BeforeValidator(_whole)
+]
 
 
 class _Event(BaseModel):
@@ -63,7 +105,7 @@ class BidIn(_Event):
 
     type: Literal["bid"]
     seat: Seat
-    bid: StrictStr | StrictInt
+    bid: StrictStr | WholeNumber
 
 
 class PlayIn(_Event):
@@ -129,7 +171,7 @@ class RenegeRulingIn(_Event):
     """Confirm or dismiss the proven renege number ``index`` (0-based) of the hand."""
 
     type: Literal["confirm_renege", "dismiss_renege"]
-    index: StrictInt = Field(ge=0)
+    index: Annotated[int, Field(ge=0, le=2**31 - 1), BeforeValidator(_whole)]
 
 
 class MisdealIn(_Event):
@@ -160,7 +202,7 @@ class CorrectIn(_Event):
     the correction is itself an event, and the state is the replay of the corrected log."""
 
     type: Literal["correct"]
-    seq: StrictInt = Field(ge=1)
+    seq: Annotated[int, Field(ge=1, le=2**31 - 1), BeforeValidator(_whole)]
     event: GameEventIn | None
 
 

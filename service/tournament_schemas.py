@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    model_validator,
+)
 
 from service.schemas import CardCode, EventIn, Name, distinct, not_blank
 
@@ -109,10 +117,23 @@ class PlayRulingIn(BaseModel):
     card: CardCode
 
 
-class PlayEvidenceIn(BaseModel):
-    """What the camera saw of one play: the readings in doubt and the card's crop."""
+# base64 of a PNG: its first 11 characters are the PNG signature's, and whole groups of 4
+PNG_BASE64 = (
+    "^iVBORw0KGgo[A-Za-z0-9+/](?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+)
 
-    model_config = ConfigDict(extra="forbid")
+
+class PlayEvidenceIn(BaseModel):
+    """What the camera saw of one play: the readings in doubt and the card's crop. A play in
+    doubt (``confirm``) names its two candidate cards."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "if": {"properties": {"confirm": {"const": True}}, "required": ["confirm"]},
+            "then": {"properties": {"candidates": {"minItems": 2}}, "required": ["candidates"]},
+        },
+    )
 
     candidates: list[CardCode] = Field(
         default_factory=list, max_length=2, description="the two cards in doubt, best first"
@@ -120,5 +141,14 @@ class PlayEvidenceIn(BaseModel):
     confirm: StrictBool = Field(False, description="a person should confirm this play")
     reason: StrictStr = Field("", max_length=500)
     crop_png: StrictStr | None = Field(
-        None, max_length=2_000_000, description="the card's upright crop, PNG in base64"
+        None,
+        max_length=2_000_000,
+        pattern=PNG_BASE64,
+        description="the card's upright crop, PNG in base64",
     )
+
+    @model_validator(mode="after")
+    def _doubt_names_two_cards(self) -> PlayEvidenceIn:
+        if self.confirm and len(self.candidates) != 2:
+            raise ValueError("candidates: a play in doubt names the two cards in doubt")
+        return self

@@ -118,6 +118,14 @@ async def organiser(
         raise HTTPException(403, "that is not the club's organiser PIN")
 
 
+TABLE_404: dict[int | str, dict[str, Any]] = {
+    404: {"description": "no such table, or the organiser deleted it"}
+}
+SCORER_ANSWERS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no bearer token"},
+    403: {"description": "not this table's scorer token (or it was reissued)"},
+    **TABLE_404,
+}
 OrganiserDep = Depends(organiser)
 ORGANISER_ANSWERS: dict[int | str, dict[str, Any]] = {
     401: {"description": "no organiser PIN (`Authorization: Bearer <PIN>`)"},

@@ -13,7 +13,15 @@ from starlette.concurrency import run_in_threadpool
 
 from service.live import stream_messages
 from service.pg_notify import CommitListener
-from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep, TableDep
+from service.routers.deps import (
+    SCORER_ANSWERS,
+    TABLE_404,
+    BrokerDep,
+    ScorerTableDep,
+    SettingsDep,
+    StoreDep,
+    TableDep,
+)
 from service.schemas import EventAccepted, EventIn, EventRecordOut
 from service.store import IdempotencyMismatch
 from service.strict_json import StrictJSONRoute
@@ -54,10 +62,13 @@ router = APIRouter(
     "/events",
     responses={
         200: {"model": EventAccepted, "description": "accepted and committed: the new state"},
-        401: {"description": "no bearer token"},
-        403: {"description": "not this table's scorer token"},
+        **SCORER_ANSWERS,
         409: {"description": "impossible now (the rule's reason in `detail`)"},
-        422: {"description": "malformed (the field in `detail[].loc`)"},
+        422: {
+            "description": "malformed (the field in `detail[].loc`), or well formed but not "
+            "for this table's game or seats (`detail[].type` `table_value_error`), or an "
+            "Idempotency-Key already used for another event (`idempotency_key_reused`)"
+        },
     },
 )
 async def post_event(
@@ -65,7 +76,15 @@ async def post_event(
     store: StoreDep,
     broker: BrokerDep,
     event: Annotated[EventIn, Body()],
-    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            min_length=1,
+            max_length=200,
+            pattern=r"\S",
+            description="names this event: a retry with the same key applies it once",
+        ),
+    ] = None,
 ) -> JSONResponse:
     """Add one event to the table's log. It is acknowledged only once committed; a retry
     with the same ``Idempotency-Key`` applies once and is answered the same way."""
@@ -84,7 +103,7 @@ async def post_event(
     return JSONResponse({**done.state, "accepted": record, "repeated": done.repeated})
 
 
-@router.get("/events", response_model=list[EventRecordOut])
+@router.get("/events", response_model=list[EventRecordOut], responses=TABLE_404)
 async def list_events(
     table: TableDep,
     store: StoreDep,

@@ -70,6 +70,7 @@ FRAME_FORM = {
         "schema": {
             "type": "object",
             "required": ["image"],
+            "additionalProperties": False,
             "properties": {
                 "image": {
                     "type": "string",
@@ -118,6 +119,9 @@ async def read_frame(request: Request, settings: Settings) -> tuple[bytes, float
     except Exception as exc:  # a body that is not the form it says it is
         raise HTTPException(400, f"the body is not a multipart form ({exc})") from None
     try:
+        unknown = sorted(set(form.keys()) - {"image", "t"})
+        if unknown:
+            raise form_error(unknown[0][:40], "unknown field: the form has `image` and `t`")
         image = form.get("image")
         if not isinstance(image, StarletteUpload):
             raise form_error("image", "missing: the frame goes in the form's `image` file field")

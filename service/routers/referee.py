@@ -18,9 +18,9 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from service.evidence import EvidenceConflict, EvidenceStore
-from service.games import JSON
+from service.games import JSON, FieldError
 from service.live import Broker
-from service.routers.deps import BrokerDep, ScorerTableDep, StoreDep, TableDep
+from service.routers.deps import SCORER_ANSWERS, BrokerDep, ScorerTableDep, StoreDep, TableDep
 from service.routers.tournaments import TournamentsDep
 from service.store import Snapshot, Store, TableMeta
 from service.strict_json import StrictJSONRoute
@@ -32,6 +32,18 @@ from service.tournament_store import TournamentMeta
 Seq = Annotated[int, Path(ge=0, le=2**62, description="the event's number in the table's log")]
 
 router = APIRouter(tags=["referee"], route_class=StrictJSONRoute)
+REFEREE: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no bearer token"},
+    403: {"description": "not a tournament's referee token"},
+}
+REFEREE_TABLE: dict[int | str, dict[str, Any]] = {
+    **REFEREE,
+    404: {"description": "no such table in the referee's tournament"},
+}
+RULING: dict[int | str, dict[str, Any]] = {
+    **REFEREE_TABLE,
+    409: {"description": "impossible now (the reason in `detail`)"},
+}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -141,13 +153,13 @@ async def _tables(tournaments: TournamentsDep, store: Store, meta: TournamentMet
 # -- the referee -------------------------------------------------------------------------------
 
 
-@router.get("/api/referee")
+@router.get("/api/referee", responses=REFEREE)
 async def referee_home(tournament: RefereeDep, tournaments: TournamentsDep) -> JSONResponse:
     """The tournament this referee token belongs to (as ``GET /api/tournaments/{id}``)."""
     return JSONResponse(await run_in_threadpool(tournaments.view, tournament))
 
 
-@router.get("/api/referee/reneges")
+@router.get("/api/referee/reneges", responses=REFEREE)
 async def referee_reneges(
     tournament: RefereeDep, tournaments: TournamentsDep, store: StoreDep, evidence: EvidenceDep
 ) -> list[dict[str, Any]]:
@@ -165,7 +177,7 @@ async def referee_reneges(
     return out
 
 
-@router.get("/api/referee/confirmations")
+@router.get("/api/referee/confirmations", responses=REFEREE)
 async def referee_confirmations(
     tournament: RefereeDep, tournaments: TournamentsDep, store: StoreDep, evidence: EvidenceDep
 ) -> list[dict[str, Any]]:
@@ -209,7 +221,7 @@ async def _append(
     return {**done.state, "accepted": record, "repeated": False}
 
 
-@router.post("/api/referee/tables/{table_id}/events")
+@router.post("/api/referee/tables/{table_id}/events", responses=RULING)
 async def referee_event(
     table_id: str,
     body: RefereeEventIn,
@@ -226,7 +238,7 @@ async def referee_event(
     return JSONResponse(await _append(store, broker, table, payload, _actor(body.by)))
 
 
-@router.post("/api/referee/tables/{table_id}/plays/{seq}/ruling")
+@router.post("/api/referee/tables/{table_id}/plays/{seq}/ruling", responses=RULING)
 async def referee_play_ruling(
     table_id: str,
     seq: Seq,
@@ -255,7 +267,7 @@ async def referee_play_ruling(
     return JSONResponse({"ruling": ruled.as_json(), "corrected": state is not None, "state": state})
 
 
-@router.get("/api/referee/tables/{table_id}/audit")
+@router.get("/api/referee/tables/{table_id}/audit", responses=REFEREE_TABLE)
 async def referee_audit(
     table_id: str,
     tournament: RefereeDep,
@@ -281,7 +293,16 @@ async def referee_audit(
 # -- the camera's evidence ------------------------------------------------------------------------
 
 
-@router.post("/api/tables/{table_id}/plays/{seq}/evidence", status_code=201, tags=["events"])
+@router.post(
+    "/api/tables/{table_id}/plays/{seq}/evidence",
+    status_code=201,
+    tags=["events"],
+    responses={
+        **SCORER_ANSWERS,
+        404: {"description": "no such table, or no play that counts at that seq"},
+        409: {"description": "that play's evidence is already recorded"},
+    },
+)
 async def post_play_evidence(
     seq: Seq,
     table: ScorerTableDep,
@@ -293,15 +314,13 @@ async def post_play_evidence(
     """What the camera saw of play ``seq``: its crop, and when the reading is in doubt the two
     candidate cards (``confirm``: the referee is asked to rule)."""
     crop = None
-    if body.crop_png is not None:
+    if body.crop_png is not None:  # the schema's pattern admits only a PNG's base64
         try:
             crop = base64.b64decode(body.crop_png, validate=True)
         except (binascii.Error, ValueError):
             crop = b""
         if not crop.startswith(PNG_MAGIC):
-            raise HTTPException(422, "crop_png: not a PNG image in base64")
-    if body.confirm and len(body.candidates) != 2:
-        raise HTTPException(422, "candidates: a play in doubt names the two cards in doubt")
+            raise FieldError("crop_png", "not a PNG image in base64")
     snap = await run_in_threadpool(store.snapshot, table)
     play = dict(snap.effective).get(seq)
     if play is None or play.get("type") != "play":

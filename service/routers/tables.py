@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service import admin
 from service.admin import check_name
-from service.routers.deps import ORGANISER_ANSWERS, OrganiserDep, StoreDep, TableDep
+from service.routers.deps import ORGANISER_ANSWERS, TABLE_404, OrganiserDep, StoreDep, TableDep
 from service.routers.referee import EvidenceDep
 from service.schemas import (
     Deleted,
@@ -119,7 +119,7 @@ async def reissue_scorer_token(table: TableDep, store: StoreDep) -> TokenReissue
     return TokenReissued(id=meta.id, name=meta.name, token=token)
 
 
-@router.get("/{table_id}", responses={200: {"model": TableStateOut}})
+@router.get("/{table_id}", responses={200: {"model": TableStateOut}, **TABLE_404})
 async def table_state(table: TableDep, store: StoreDep, evidence: EvidenceDep) -> JSONResponse:
     """The table's state: the replay of its event log, plus the plays awaiting confirmation
     (a camera's reading in doubt, with its candidate cards, until a person rules on it)."""
@@ -129,7 +129,13 @@ async def table_state(table: TableDep, store: StoreDep, evidence: EvidenceDep) -
     return JSONResponse({**snap.state, "awaiting_confirmation": awaiting})
 
 
-@router.get("/{table_id}/export")
+@router.get(
+    "/{table_id}/export",
+    responses={
+        200: {"content": {"application/json": {}, "text/csv": {}}},
+        **TABLE_404,
+    },
+)
 async def export(
     table: TableDep, store: StoreDep, format: Literal["json", "csv"] = Query("json")
 ) -> Response:

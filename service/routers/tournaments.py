@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -52,6 +52,9 @@ async def get_tournament(tournament_id: str, tournaments: TournamentsDep) -> Tou
 
 
 TournamentDep = Annotated[TournamentMeta, Depends(get_tournament)]
+TOURNAMENT_404: dict[int | str, dict[str, Any]] = {
+    404: {"description": "no such tournament, or the organiser deleted it"}
+}
 
 
 @router.post(
@@ -138,14 +141,17 @@ async def reissue_referee_token(
     return TokenReissued(id=tournament.id, name=tournament.name, token=token)
 
 
-@router.get("/{tournament_id}")
+@router.get("/{tournament_id}", responses=TOURNAMENT_404)
 async def tournament_view(tournament: TournamentDep, tournaments: TournamentsDep) -> JSONResponse:
     """The tournament: entrants, its tables (round, number, sides, scores so far), the byes,
     and the standings."""
     return JSONResponse(await run_in_threadpool(tournaments.view, tournament))
 
 
-@router.get("/{tournament_id}/export", responses={200: {"content": {"application/json": {}}}})
+@router.get(
+    "/{tournament_id}/export",
+    responses={200: {"content": {"application/json": {}}}, **TOURNAMENT_404},
+)
 async def export_tournament(tournament: TournamentDep, tournaments: TournamentsDep) -> Response:
     """The whole tournament as one JSON file (a backup of it, or for another program):
     entrants, standings, and every table with its seating and full event log."""
@@ -157,7 +163,9 @@ async def export_tournament(tournament: TournamentDep, tournaments: TournamentsD
     )
 
 
-@router.get("/{tournament_id}/standings", response_model=list[StandingOut])
+@router.get(
+    "/{tournament_id}/standings", response_model=list[StandingOut], responses=TOURNAMENT_404
+)
 async def tournament_standings(
     tournament: TournamentDep, tournaments: TournamentsDep
 ) -> list[StandingOut]:

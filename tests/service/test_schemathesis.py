@@ -1,6 +1,8 @@
-"""schemathesis against the app's own OpenAPI schema (in-process ASGI, a real SQLite file):
-whatever it sends, the answer is never a 5xx, and every answer conforms to the schema's
-status codes. Half the cases are aimed at a real table with its scorer token, so the
+"""schemathesis against the app's own OpenAPI schema (in-process ASGI, a real SQLite file),
+with all of schemathesis' default checks: whatever it sends, the answer is never a 5xx (but
+the frames endpoint's documented 503: this app has no card model), every status code, content
+type, header (a 405's ``Allow``) and body conforms to the schema, valid requests are accepted
+and invalid ones rejected. Half the cases are aimed at a real table with its scorer token, so the
 generator gets past 404/401 into the event and frame handlers; the rest use what it made up.
 
 The live stream (an endless response) is left out here; tests/service/test_stream.py covers it.
@@ -17,7 +19,7 @@ from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import not_a_server_error, positive_data_acceptance
 from svc_helpers import ORGANISER, ORGANISER_PIN, PLAYERS4
 
 from service.app import create_app
@@ -35,6 +37,7 @@ APP = create_app(
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP).exclude(path_regex=r"/stream$")
 
 _table: dict[str, str] = {}
+STATEFUL_422 = {"table_value_error", "idempotency_key_reused"}
 
 
 def real_table(case: Any) -> dict[str, str]:
@@ -69,5 +72,19 @@ def test_no_server_errors(case: Any) -> None:
     if os.environ.get("TRICKCAM_FUZZ_LOG"):
         with open(os.environ["TRICKCAM_FUZZ_LOG"], "a") as log:
             log.write(f"{case.method} {case.path} {response.status_code}\n")
-    assert response.status_code < 500, (response.status_code, response.text[:500])
-    case.validate_response(response, checks=[not_a_server_error])
+    if case.path.endswith("/frames") and response.status_code in (413, 415, 503):
+        # documented answers about what no schema can describe: bytes that are no image a
+        # camera sends (415), an image declaring too many pixels (413), no card model (503:
+        # this app is given none, on purpose). Every other check still runs on them.
+        case.validate_response(
+            response, excluded_checks=[not_a_server_error, positive_data_acceptance]
+        )
+        return
+    detail = response.json().get("detail") if response.status_code == 422 else None
+    if isinstance(detail, list) and {d.get("type") for d in detail} <= STATEFUL_422:
+        # well formed, refused for this table (a deal's hands for 5 seats at a 4-seat table)
+        # or for what it already holds (a key used for another event): the one schema serves
+        # every game and every moment, so it cannot say; documented with the 422
+        case.validate_response(response, excluded_checks=[positive_data_acceptance])
+        return
+    case.validate_response(response)  # schemathesis' default checks, all of them
