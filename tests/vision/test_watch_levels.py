@@ -1,11 +1,11 @@
 """``trickcam watch`` on short rendered hands at every realism level, through the real commands.
 
-Each hand is rendered by ``trickcam dataset video --realism LEVEL --tricks 2`` (a real table's
+Each hand is rendered by ``trickcam dataset video --realism LEVEL --tricks N`` (a real table's
 pace; at the higher levels a phone's oblique view, light and camera trouble, arms covering and
 sweeping the cards, held cards, stock and piles at the edges), the table is learned by
 ``trickcam calibrate`` from the setup frame rendered beside it, and ``trickcam watch --table``
-must then see every play of those tricks, once, with its card and seat. Short hands keep the
-whole file under a minute; ``bench/watch.py --realism`` measures whole hands.
+must then see every play of those tricks, once, with its card and seat. Short hands (one or
+two tricks) keep the file to about a minute; ``bench/watch.py --realism`` measures whole hands.
 """
 
 from __future__ import annotations
@@ -33,14 +33,15 @@ pytestmark = pytest.mark.skipif(
 )
 
 CASES = [
-    ("top", "clabber", 101, 10),
-    ("oblique", "klaberjass", 102, 10),
-    ("light", "belote", 103, 10),
-    ("hands", "clag", 104, 10),
-    ("full", "clabber", 105, 10),
-    ("full", "klaberjass", 106, 30),
+    ("top", "clabber", 101, 10, 1),
+    ("oblique", "klaberjass", 102, 10, 2),
+    ("light", "belote", 103, 10, 1),
+    ("hands", "clag", 104, 10, 1),
+    ("full", "clabber", 105, 10, 1),
+    ("full", "klaberjass", 106, 30, 1),
 ]
-"""(level, game, seed, fps): every level, every game, both frame rates."""
+"""(level, game, seed, fps, tricks): every level, every game, both frame rates; one hand goes
+on to a second trick (the first gathered, the next led)."""
 
 
 def _calibrate(video: Path, truth: dict, out: Path) -> Path:
@@ -51,12 +52,12 @@ def _calibrate(video: Path, truth: dict, out: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize(("level", "game", "seed", "fps"), CASES)
+@pytest.mark.parametrize(("level", "game", "seed", "fps", "tricks"), CASES)
 def test_watch_follows_a_short_hand_at_each_level(
-    tmp_path: Path, level: str, game: str, seed: int, fps: int
+    tmp_path: Path, level: str, game: str, seed: int, fps: int, tricks: int
 ) -> None:
     video = tmp_path / f"{level}_{game}.mp4"
-    argv = ["--game", game, "--seed", str(seed), "--realism", level, "--tricks", "2",
+    argv = ["--game", game, "--seed", str(seed), "--realism", level, "--tricks", str(tricks),
             "--size", "1280x720", "--fps", str(fps), "--heldout", "--quiet", str(video)]  # fmt: skip
     assert cmd_dataset_video.main(argv) == 0
     truth = load_truth(video.with_suffix(".json"))

@@ -371,7 +371,11 @@ class Stage:
             self.stock.counts.append((0.0, max(left, 3)))
         fixture_item = None
         if hand.fixture is not None:
-            if self.stock is not None:  # turned crosswise, half under the stock
+            if hand.fixture_stays and self.stock is None:  # Clag's trump card, by the dealer
+                along = r.choice((-1, 1)) * r.uniform(12, 18)
+                where = self.at_edge(d, inset=r.uniform(10, 13), along=along)
+                angle = self.facing(d) + r.uniform(-20, 20)
+            elif self.stock is not None:  # turned crosswise, half under the stock
                 base = np.array([self.stock.x, self.stock.y])
                 where = base + self.side(d) * CARD_LONG_CM * 0.55 * r.choice((-1, 1))
                 angle = self.stock.angle + 90 + r.uniform(-8, 8)

@@ -375,7 +375,7 @@ class CardTracker:
                 continue
             if any(overlap(q, tr.quad) > 0.4 for tr in keep):
                 continue  # a card of this trick, partly covered: not a new card
-            if any(overlap(q, tr.quad) > 0.8 for tr in self.live()):
+            if any(overlap(q, quads[j]) > 0.8 for j in used):
                 continue  # the same card found twice (its outline, and from its corner)
             self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
             self.next_id += 1
@@ -389,11 +389,22 @@ class CardTracker:
         """Has ``tr`` lain still since it was last seen (and since it became still)?"""
         if tr.anchor is None or tr.look is None:
             return False
-        return (
-            not _shifted(tr.quad, quad, STILL)
-            and not _shifted(tr.anchor, quad, STILL * 1.25)
-            and same_card(tr.look, crop)
-        )
+        # the middle is where a card lies; its corners wobble a little from find to find (a
+        # card partly under another is outlined now whole, now from its corner)
+        if _moved_by(tr.quad, quad) >= STILL or _moved_by(tr.anchor, quad) >= STILL * 1.5:
+            return False
+        if not _shifted(tr.quad, quad, 3 * STILL) and same_card(tr.look, crop):
+            return True
+        # exactly where it lay, though its outline or look flickers (partly covered)
+        return _moved_by(tr.anchor, quad) < STILL / 2
+
+
+def _moved_by(a: np.ndarray, b: np.ndarray) -> float:
+    """How far the middle of outline ``b`` is from ``a``'s, as a fraction of ``a``'s size."""
+    pa = np.asarray(a, np.float64).reshape(4, 2)
+    pb = np.asarray(b, np.float64).reshape(4, 2)
+    size = math.sqrt(max(abs(cv2.contourArea(pa.astype(np.float32))), 1.0))
+    return float(np.hypot(*(pa.mean(axis=0) - pb.mean(axis=0)))) / size
 
 
 def _shifted(a: np.ndarray, b: np.ndarray, fraction: float) -> bool:

@@ -134,6 +134,8 @@ class Watcher:
     # -- the loop ---------------------------------------------------------------------------
     def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
         self.frames += 1
+        if t - self.tracker.last_detection < self.tracker.times.look_s - 1e-6:
+            return []  # looked a moment ago (30 fps: two frames in three go straight by)
         self.frame_size = (image.shape[1], image.shape[0])
         if self.geometry.plane is not None and self.view is None:
             self._make_view(self.frame_size)
