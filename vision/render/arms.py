@@ -161,9 +161,15 @@ def draw_arm(frame: np.ndarray, cam: Camera, caps: list[Capsule], who: Person,
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 <= x0 or y1 <= y0:
         return
+    # drawn at half size (an arm is smooth), then laid over the frame
+    half = 0.5
+    lw, lh = max(2, int(math.ceil((x1 - x0) * half))), max(2, int(math.ceil((y1 - y0) * half)))
     off = np.array([x0, y0], np.float64)
-    layer = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
-    alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
+    proj = [((p0 - off) * half, (p1 - off) * half, r0 * half, r1 * half, part, d)
+            for p0, p1, r0, r1, part, d in proj]  # fmt: skip
+    zero = np.zeros(2)
+    layer = np.zeros((lh, lw, 3), np.float32)
+    alpha = np.zeros((lh, lw), np.float32)
     skin = np.array(who.skin, np.float32)
     sleeve = np.array(who.sleeve, np.float32)
     lx, ly = float(light[0]), float(light[1])
@@ -173,17 +179,20 @@ def draw_arm(frame: np.ndarray, cam: Camera, caps: list[Capsule], who: Person,
         elif part == "fore" and who.sleeve_to > 0:
             mid = p0 + (p1 - p0) * who.sleeve_to
             rm = r0 + (r1 - r0) * who.sleeve_to
-            _draw_part(layer, alpha, p0, mid, r0 * 1.1, rm * 1.1, sleeve, off, lx, ly)
+            _draw_part(layer, alpha, p0, mid, r0 * 1.1, rm * 1.1, sleeve, zero, lx, ly)
             base, c0, c1, r0 = skin, mid, p1, rm
         else:
             base, c0, c1 = skin, p0, p1
-        _draw_part(layer, alpha, c0, c1, r0, r1, base, off, lx, ly)
-    k = max(3, int(round(rad * 0.15)) | 1)
-    alpha = cv2.GaussianBlur(alpha, (3, 3), 0)
+        _draw_part(layer, alpha, c0, c1, r0, r1, base, zero, lx, ly)
+    k = max(3, int(round(rad * half * 0.15)) | 1)
     layer = cv2.GaussianBlur(layer, (k, k), 0)
-    roi = frame[y0:y1, x0:x1].astype(np.float32)
-    a = alpha[..., None]
-    frame[y0:y1, x0:x1] = np.clip(roi * (1 - a) + layer * a, 0, 255).astype(np.uint8)
+    size = (x1 - x0, y1 - y0)
+    alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_LINEAR)
+    layer = cv2.resize(layer, size, interpolation=cv2.INTER_LINEAR)
+    roi = frame[y0:y1, x0:x1]
+    frame[y0:y1, x0:x1] = cv2.blendLinear(
+        np.clip(layer, 0, 255).astype(np.uint8), roi, alpha, np.ascontiguousarray(1.0 - alpha)
+    )
 
 
 def _draw_part(layer: np.ndarray, alpha: np.ndarray, p0: np.ndarray, p1: np.ndarray, r0: float,

@@ -62,8 +62,14 @@ class Painter:
         grad = textures.smooth_noise(nrng, h, w, 2)
         cast = nrng.uniform(0.92, 1.08, 3).astype(np.float32)
         level_gain = float(nrng.uniform(0.85, 1.1))
-        self.gain = ((level_gain * (0.82 + 0.3 * grad))[..., None] * cast).astype(np.float32)
-        self.noise = [nrng.normal(0, light.noise, (h, w, 1)).astype(np.float32) for _ in range(3)]
+        gain = (level_gain * (0.82 + 0.3 * grad))[..., None] * cast
+        self.gain = np.clip(gain * 128, 0, 255).astype(np.uint8)  # x/128: saturating SIMD
+        self.noise = []
+        for _ in range(3):  # as two unsigned parts: added, then taken away, saturating
+            n = np.repeat(np.round(nrng.normal(0, light.noise, (h, w, 1))), 3, axis=2)
+            self.noise.append(
+                (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
+            )
         self.aspect = deck["AS"].shape[1] / deck["AS"].shape[0]
         self._pyramid: dict[tuple[str, int], np.ndarray] = {}
         self._static_key: object = None
@@ -323,10 +329,10 @@ class Painter:
         expo = 1.0 + amp * math.sin(2 * math.pi * t / period + phase)
         wb = np.array([1.0 + a * math.sin(2 * math.pi * t / p + ph) for a, p, ph in light.balance],
                       np.float32) if light.balance.any() else np.ones(3, np.float32)  # fmt: skip
-        out = img.astype(np.float32)
-        out *= self.gain
+        out = cv2.multiply(img, self.gain, scale=1 / 128)
         if light.exposure[0] or light.balance.any():
-            out *= expo * wb
+            f = expo * wb
+            out = cv2.multiply(out, (float(f[0]), float(f[1]), float(f[2]), 0.0))
         if light.glare:
             h, w = img.shape[:2]
             q = 4
@@ -343,12 +349,13 @@ class Painter:
                 y0, y1 = max(0, (ys.min() - 1) * q), min(h, (ys.max() + 2) * q)
                 x0, x1 = max(0, (xs.min() - 1) * q), min(w, (xs.max() + 2) * q)
                 spot = cv2.resize(layer, (w, h))[y0:y1, x0:x1]
-                roi = out[y0:y1, x0:x1]
-                lum = cv2.cvtColor(np.clip(roi, 0, 255), cv2.COLOR_BGR2GRAY) / 255.0
+                roi = out[y0:y1, x0:x1].astype(np.float32)
+                lum = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY) / 255.0
                 roi += (spot * 230.0 * lum * lum)[..., None]
-        out += self.noise[self.frame_index % len(self.noise)]
+                out[y0:y1, x0:x1] = cv2.convertScaleAbs(roi)
+        plus, minus = self.noise[self.frame_index % len(self.noise)]
         self.frame_index += 1
-        frame = cv2.convertScaleAbs(out)
+        frame = cv2.subtract(cv2.add(out, plus), minus)
         m = self.camera_motion(t)
         if m is not None:
             frame = cv2.warpAffine(
