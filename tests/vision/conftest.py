@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+ORGANISER_PIN = "club-pin-2468"
+"""The organiser's PIN of the ``server`` fixture: creating a table needs it."""
+ORGANISER = {"Authorization": f"Bearer {ORGANISER_PIN}"}
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
@@ -20,7 +24,7 @@ def server(tmp_path: Path) -> Iterator[str]:
     from service.app import create_app
     from service.settings import Settings
 
-    app = create_app(Settings(db=str(tmp_path / "tables.db")))
+    app = create_app(Settings(db=str(tmp_path / "tables.db"), organiser_pin=ORGANISER_PIN))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"

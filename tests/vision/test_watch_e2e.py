@@ -19,6 +19,7 @@ from cli import watch as cmd_watch
 from cli.demo import watch_argv
 from rules.records import score_record
 from tests.ci import needs
+from tests.vision.conftest import ORGANISER
 from vision.read.classify import MODEL_PATH
 from vision.render.tablevideo import load_truth
 
@@ -153,7 +154,10 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
         {"game": "clabber", "name": "watch", "players": ["a", "b", "c", "d"]}
     ).encode()
     req = urllib.request.Request(
-        f"{server}/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+        f"{server}/api/tables",
+        body,
+        {"Content-Type": "application/json", **ORGANISER},
+        method="POST",
     )
     table = json.loads(urllib.request.urlopen(req, timeout=10).read())
     video = rendered["clabber"]

@@ -15,6 +15,7 @@ from handlog_helpers import add_play, simulated_hand
 from cli.post import Poster, setup_events
 from rules.cards import Card
 from rules.records import score_record
+from tests.vision.conftest import ORGANISER
 from vision.track.handlog import HandLog
 
 
@@ -29,7 +30,10 @@ def test_a_missed_play_holds_back_the_plays_after_it_until_a_person_names_it(
     spec, tricks, truth = simulated_hand(which)
     body = json.dumps({"game": "clabber", "name": "t", "players": ["a", "b", "c", "d"]}).encode()
     req = urllib.request.Request(
-        f"{server}/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+        f"{server}/api/tables",
+        body,
+        {"Content-Type": "application/json", **ORGANISER},
+        method="POST",
     )
     table = json.loads(urllib.request.urlopen(req, timeout=10).read())
     refused: list[str] = []
