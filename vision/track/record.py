@@ -7,6 +7,8 @@ namings, the plays awaiting a person, and how many frames and detections it took
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision.track.watch import Watcher
 
 
@@ -17,7 +19,7 @@ def watch_record(watcher: Watcher, source: str, stopped: str) -> dict[str, objec
         "source": source,
         "stopped": stopped,
         "complete": watcher.complete,
-        "plays": [p.as_dict() for p in watcher.log.plays],
+        "plays": [_in_frame(watcher, p.as_dict()) for p in watcher.log.plays],
         "corrections": [
             {"play": c.index, "card": str(c.card), "by": c.by, "t": c.t}
             for c in watcher.log.corrections
@@ -33,3 +35,13 @@ def watch_record(watcher: Watcher, source: str, stopped: str) -> dict[str, objec
         "detections": watcher.detections,
     }
     return record
+
+
+def _in_frame(watcher: Watcher, play: dict[str, object]) -> dict[str, object]:
+    """A play's outline in the frame's pixels (cards on a calibrated plane are followed in a
+    view of the play area)."""
+    quad = play.get("quad")
+    if watcher.view is not None and isinstance(quad, list) and len(quad) == 4:
+        pts = watcher.to_image(np.asarray(quad, np.float64))
+        play["quad"] = [[round(float(x), 1), round(float(y), 1)] for x, y in pts]
+    return play

@@ -353,8 +353,14 @@ class Watcher:
 
     def _revise(self, t: float) -> list[WatchEvent]:
         """The camera's revisions of earlier plays, the hand read together
-        (:func:`vision.track.handread.revise`), as events."""
-        return [WatchEvent("revised", t, text=line) for line in revise(self.log, t)]
+        (:func:`vision.track.handread.revise`), as events. A hand that cannot be read
+        together (more plays than the deck has cards: a play too many was taken) is left as
+        it was read, play by play: the watcher never stops on it."""
+        try:
+            lines = revise(self.log, t)
+        except DecodeError:
+            return []
+        return [WatchEvent("revised", t, text=line) for line in lines]
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card already played, back in view (a hand lifted off it, or a trick not yet
