@@ -130,9 +130,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(referee.router)
     app.include_router(pages.router)
     app.include_router(frames.router)
-    from service.routers import organiser
+    from service.routers import camera, organiser
 
     app.include_router(organiser.router)
+    app.include_router(camera.router)
     app.add_middleware(SecurityHeaders)
     # around the routes: a body over the limit is refused before anything reads it
     app.add_middleware(

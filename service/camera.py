@@ -11,8 +11,15 @@ broadcast), with actor ``camera``.
 The watcher follows one hand: it is built when the table's current hand is in its play phase
 (dealer, face-up card and bidding come from the table's events, posted by the scorer) and
 rebuilt when another hand starts. One watcher per table lives in the process (frames of one
-table are processed in order under its lock); with several workers a camera should keep its
-connection to one worker (a keep-alive connection does).
+table are processed in order under its lock): with several processes, every request under
+``/api/tables/{id}/`` must reach the same one (``trickcam serve --workers N --proxy nginx``
+hashes the table's id in nginx; see docs/camera.md).
+
+What a person says goes through the watcher too (:meth:`TableCamera.name`): a play the camera
+missed is named (then posted, in turn, with the plays it held back), a play read in doubt is
+confirmed or corrected (a ``correct`` event); both as the table's scorer. Seats come from the
+table's geometry (:meth:`TableCamera.calibrate`: a frame with one card before each player, or an
+overhead camera's default, turned so that the chosen player sits at the image's bottom edge).
 
 The classifier is loaded once (at startup when the model file is there, else on the first
 frame); a missing model is :class:`CameraUnavailable` (503).
@@ -20,6 +27,7 @@ frame); a missing model is :class:`CameraUnavailable` (503).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -133,6 +141,10 @@ class ReaderVision:
         return np.asarray(self.reader(list(crops)))
 
 
+class NotWatching(RuntimeError):
+    """A person's answer about a play the camera does not hold (another hand, no hand)."""
+
+
 class Cameras:
     """The card model (loaded once) and one :class:`TableCamera` per table."""
 
@@ -154,6 +166,10 @@ class Cameras:
         with self._guard:
             return self._tables.setdefault(table_id, TableCamera())
 
+    def existing(self, table_id: str) -> TableCamera | None:
+        with self._guard:
+            return self._tables.get(table_id)
+
 
 @dataclass
 class FrameResult:
@@ -163,6 +179,8 @@ class FrameResult:
     appended: list[Appended] = field(default_factory=list)
     refused: list[JSON] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    wait_ms: int = 1000
+    """How long the camera should wait before its next frame (the server's pace)."""
 
 
 def hand_key(current: JSON, deal_seq: int) -> tuple[Any, ...]:
@@ -215,6 +233,15 @@ def game_spec(game: str, current: JSON | None, players: int = 4) -> tuple[Any, s
         return None, f"the camera cannot follow this hand: {exc}"
 
 
+WATCH_WAIT_MS = 100
+"""The pace asked of a camera while a hand is followed: 10 frames a second at most (a card
+lies still 0.2 s before it counts; the watcher looks at most every 0.09 s)."""
+SLOW_WAIT_MS = 200
+"""... and when a frame took the server long (a busy core): 5 a second."""
+IDLE_WAIT_MS = 1000
+"""... and while no hand is followed (the deal, the bidding): one a second shows the table."""
+
+
 class TableCamera:
     """One table's watcher and what it has posted (frames of one table run one at a time)."""
 
@@ -222,9 +249,16 @@ class TableCamera:
         self.lock = threading.Lock()
         self.key: tuple[Any, ...] | None = None
         self.watcher: Any = None
+        self.geometry: Any = None  # vision.track.table.TableGeometry; None: overhead default
+        self.bottom_seat = 0  # with the default: the seat at the image's bottom edge
+        self.reason = "no frame yet"
+        self.frame_size: tuple[int, int] | None = None
+        self.frames = 0
+        self.last_frame = 0.0  # time.monotonic() of the latest frame
         self.play_seq: dict[int, int] = {}  # watcher play index -> event seq
         self.posted: dict[int, str] = {}  # watcher play index -> the card posted
         self.refused: dict[int, str] = {}  # plays the store refused, with the card refused
+        self.confirmed: dict[int, str] = {}  # plays a person named or confirmed
         self.corrections = 0
 
     def process(
@@ -236,34 +270,62 @@ class TableCamera:
         t: float | None,
     ) -> FrameResult:
         vision = cameras.vision()
+        started = time.process_time()
         with self.lock:
-            from vision.detect.find import detect
-
-            detections = detect(image)
-            cards = vision.cards(detections)
+            self.frames += 1
+            self.last_frame = time.monotonic()
+            self.frame_size = (int(image.shape[1]), int(image.shape[0]))
             snap = store.snapshot(meta)
             current = snap.state.get("current")
             spec, reason = game_spec(meta.game, current, len(meta.players))
             if spec is None:
-                self.key, self.watcher = None, None
-                return FrameResult(cards, False, reason)
+                from vision.detect.find import detect
+
+                self.key, self.watcher, self.reason = None, None, reason
+                return FrameResult(vision.cards(detect(image)), False, reason)
             assert current is not None
             key = hand_key(current, last_deal_seq(snap.effective))
             if key != self.key or self.watcher is None:
-                self._start(spec, vision.read, key)
-            self.watcher.detect = _once(detections)  # detection runs once a frame
+                self._start(spec, vision.read, key, len(meta.players))
+            self.reason = ""
             events = self.watcher.feed(image, time.monotonic() if t is None else t)
-            result = FrameResult(cards, True, "")
+            result = FrameResult(self._tracked(), True, "")
             result.notes.extend(ev.text for ev in events if ev.play is None and ev.text)
             self._post_plays(store, meta, key, result)
             self._post_corrections(store, meta, key, result)
+            busy = time.process_time() - started > 0.08
+            result.wait_ms = SLOW_WAIT_MS if busy else WATCH_WAIT_MS
             return result
+
+    def _tracked(self) -> list[JSON]:
+        """The cards the watcher follows now, in frame pixels, named when they are plays or
+        the deal's face-up card (no second reading: the watcher has read them)."""
+        w = self.watcher
+        cards = w.log.cards()
+        out: list[JSON] = []
+        for tr in w.tracker.live():
+            index = w.play_of_track.get(tr.id)
+            name = w.fixture_cards.get(tr.id)
+            if index is not None and cards[index][1] is not None:
+                name = cards[index][1]
+            quad = np.asarray(w.to_image(np.asarray(tr.quad, np.float64).reshape(4, 2)))
+            out.append(
+                {
+                    "card": None if name is None else str(name),
+                    "confidence": 0.0,
+                    "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+                    "play": index,
+                }
+            )
+        return out
 
     def _post_plays(
         self, store: Store, meta: TableMeta, key: tuple[Any, ...], result: FrameResult
     ) -> None:
         """The watcher's plays in turn order, as far as they can be (``HandLog.postable``):
-        a play the camera missed holds back the plays after it until a person names it."""
+        a play the camera missed holds back the plays after it until a person names it. A
+        play named by a person is posted as the scorer's; a play read in doubt leaves its
+        evidence (the two candidates, the crop) for a person to confirm."""
         log = self.watcher.log
         cards = log.cards()
         for i in log.postable():
@@ -275,24 +337,48 @@ class TableCamera:
             payload = {"type": "play", "seat": seat, "card": str(card)}
             # the deal's seq: unique per table for ever (see hand_key)
             key_i = f"camera-d{key[0]}-{i}" + ("" if i not in self.refused else f"-{card}")
-            done = self._append(store, meta, payload, key_i, result)
+            actor = "scorer" if i in self.confirmed else "camera"
+            done = self._append(store, meta, payload, key_i, result, actor)
             if done is None:
                 self.refused[i] = str(card)
                 return
             self.play_seq[i] = done.record.seq
             self.posted[i] = str(card)
+            play = log.plays[i]
+            if play.confirm and not play.missed and i not in self.confirmed and not done.repeated:
+                _keep_evidence(store, meta, done.record.seq, play, str(card))
 
     def _start(
-        self, spec: Any, reader: Callable[[Sequence[np.ndarray]], np.ndarray], key: tuple[Any, ...]
+        self,
+        spec: Any,
+        reader: Callable[[Sequence[np.ndarray]], np.ndarray],
+        key: tuple[Any, ...],
+        players: int,
     ) -> None:
         from vision.track.watch import Watcher
 
-        self.watcher = Watcher(spec, reader)
+        self.watcher = Watcher(spec, reader, geometry=self.seats(players))
         self.key = key
         self.play_seq = {}
         self.posted = {}
         self.refused = {}
+        self.confirmed = {}
         self.corrections = 0
+
+    def seats(self, players: int) -> Any:
+        """The table's geometry: calibrated, or the overhead default turned so that
+        ``bottom_seat`` sits at the image's bottom edge."""
+        from vision.track.table import TableGeometry, seat_angles_geometry
+
+        if self.geometry is not None and self.geometry.players == players:
+            return self.geometry
+        step = 360.0 / players
+        angles = [0.0] * players
+        for j in range(players):
+            angles[(self.bottom_seat + j) % players] = 90.0 + j * step
+        if self.bottom_seat % players == 0:
+            return TableGeometry.default(players)
+        return seat_angles_geometry(players, angles)
 
     def _post_corrections(
         self, store: Store, meta: TableMeta, key: tuple[Any, ...], result: FrameResult
@@ -310,15 +396,21 @@ class TableCamera:
                 "seq": seq,
                 "event": {"type": "play", "seat": seat, "card": str(c.card)},
             }
-            self._append(store, meta, payload, f"camera-d{key[0]}-fix-{n}", result)
+            actor = "camera" if c.by in ("", "camera") else "scorer"
+            self._append(store, meta, payload, f"camera-d{key[0]}-fix-{n}", result, actor)
         self.corrections = len(corrections)
 
     @staticmethod
     def _append(
-        store: Store, meta: TableMeta, payload: JSON, key: str, result: FrameResult
+        store: Store,
+        meta: TableMeta,
+        payload: JSON,
+        key: str,
+        result: FrameResult,
+        actor: str = "camera",
     ) -> Appended | None:
         try:
-            done = store.append(meta, payload, "camera", key)
+            done = store.append(meta, payload, actor, key)
         except (RulesError, FieldError, IdempotencyMismatch, NotAllowed) as exc:
             message = exc.message if isinstance(exc, FieldError) else str(exc)
             result.refused.append({"event": payload, "detail": message})
@@ -326,7 +418,100 @@ class TableCamera:
         result.appended.append(done)
         return done
 
+    # -- what a person says -----------------------------------------------------------------
+    def name(self, store: Store, meta: TableMeta, deal: int, index: int, card: str) -> FrameResult:
+        """A person at the table says play ``index`` of the hand dealt at event ``deal`` was
+        ``card``: a missed play is named (and posted, with the plays it held back), a play in
+        doubt confirmed (its evidence ruled on) or corrected (a ``correct`` event), as the
+        scorer's. :class:`NotWatching` when the camera does not hold that hand here."""
+        from rules.cards import Card
 
-def _once(detections: Any) -> Callable[[np.ndarray], Any]:
-    """The frame's detections, already computed, as the watcher's detector."""
-    return lambda _image: detections
+        with self.lock:
+            if self.watcher is None or self.key is None or self.key[0] != deal:
+                raise NotWatching(
+                    f"the camera here follows no hand dealt at event {deal}: post the play "
+                    "as an event instead"
+                )
+            log = self.watcher.log
+            if not 0 <= index < len(log.plays):
+                raise FieldError("index", f"play {index}: the hand has {len(log.plays)} plays")
+            named = Card.parse(card)
+            result = FrameResult([], True, "")
+            self.confirmed[index] = str(named)
+            if log.cards()[index][1] != named:
+                log.correct(index, named, by="scorer", t=time.monotonic())
+                self.refused.pop(index, None)
+            self._post_plays(store, meta, self.key, result)
+            self._post_corrections(store, meta, self.key, result)
+            seq = self.play_seq.get(index)
+            if seq is not None:
+                _resolve_evidence(store, meta, seq, str(named))
+            return result
+
+    def calibrate(
+        self, vision: Vision, image: np.ndarray | None, players: int, bottom_seat: int
+    ) -> JSON:
+        """Seats from a frame with one card face up before each player (or, without a frame,
+        an overhead camera's default), ``bottom_seat`` nearest the image's bottom edge. Only
+        between hands: a hand being followed keeps the seats it started with."""
+        from vision.detect.find import detect
+        from vision.read.decode import LABELS
+        from vision.track.plane import calibrate_frame
+        from vision.track.table import TableGeometry
+
+        with self.lock:
+            if self.watcher is not None and self.watcher.log.plays:
+                raise NotWatching(
+                    "a hand is being followed with the seats it started with: calibrate "
+                    "between hands"
+                )
+            self.bottom_seat = bottom_seat % players
+            if image is None:
+                self.geometry = None
+                self.watcher, self.key = None, None
+                return {"calibrated": False, "found": []}
+            back = LABELS.index("back")
+
+            def is_face(crops: list[np.ndarray]) -> list[bool]:
+                return [float(p[back]) < 0.5 for p in vision.read(crops)] if crops else []
+
+            cal = calibrate_frame(image, players, detect, 90.0, is_face)
+            h, w = image.shape[:2]
+            angles = [0.0] * players
+            for j in range(players):
+                angles[(self.bottom_seat + j) % players] = cal.seat_angles[j]
+            self.geometry = TableGeometry(
+                players, (0.5, 0.5), tuple(angles),
+                tuple(tuple(float(v) for v in row) for row in cal.homography),  # type: ignore[arg-type]
+                float(cal.radius), (w, h),
+            )  # fmt: skip
+            self.watcher, self.key = None, None
+            found = [[[round(float(x), 1), round(float(y), 1)] for x, y in q] for q in cal.quads]
+            return {"calibrated": True, "found": found, "fit_px": round(float(cal.rms), 2)}
+
+
+def _keep_evidence(store: Store, meta: TableMeta, seq: int, play: Any, card: str) -> None:
+    """A play read in doubt: its two candidates, why, and its crop, for a person to rule on
+    (the table's page and the referee's show it until then)."""
+    import cv2
+
+    from service.evidence import EvidenceConflict, EvidenceStore
+
+    doubt = play.reading.doubt if play.reading is not None else None
+    candidates = [str(c) for c in doubt] if doubt else []
+    ok, png = cv2.imencode(".png", play.crop) if play.crop.size > 3 else (False, None)
+    with contextlib.suppress(EvidenceConflict):  # already kept (a frame retried)
+        EvidenceStore(store.engine).add(
+            meta.id, seq, int(play.seat), card, candidates=candidates, confirm=True,
+            reason=play.reason or "read in doubt", crop=bytes(png.tobytes()) if ok else None,
+        )  # fmt: skip
+
+
+def _resolve_evidence(store: Store, meta: TableMeta, seq: int, card: str) -> None:
+    from service.evidence import EvidenceConflict, EvidenceStore
+
+    evidence = EvidenceStore(store.engine)
+    found = evidence.get(meta.id, seq)
+    if found is not None and found.awaiting:
+        with contextlib.suppress(EvidenceConflict):
+            evidence.resolve(meta.id, seq, card, "scorer")

@@ -24,8 +24,12 @@ CSP = (
     "media-src 'self' blob:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+# no page uses the camera, the microphone or the location, nor may anything it frames; the
+# camera page alone says camera=(self) (service/routers/pages.py)
+PERMISSIONS = "camera=(), microphone=(), geolocation=()"
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
+    (b"permissions-policy", PERMISSIONS.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),

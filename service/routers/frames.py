@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -29,14 +30,18 @@ from starlette.datastructures import UploadFile as StarletteUpload
 
 from service.camera import Cameras, CameraUnavailable, NotAnImage, decode_image
 from service.image_header import UnknownImage, image_size
+from service.live import Broker
 from service.routers.deps import BrokerDep, ScorerTableDep, SettingsDep, StoreDep
 from service.schemas import EventRecordOut
 from service.settings import Settings
+from service.store import Appended
 
 
 class FrameOut(BaseModel):
     cards: list[dict[str, Any]] = Field(
-        description="the cards in view: card (null when unsure), confidence, quad, partial"
+        description="the cards in view: card (null when unsure), confidence, quad, partial; "
+        "while a hand is followed, the cards the watcher follows (named once read, `play`: "
+        "the play's number in the hand)"
     )
     watching: bool = Field(description="whether the table's hand is being followed")
     reason: str = Field(description="why not, when it is not (what to post first)")
@@ -45,6 +50,29 @@ class FrameOut(BaseModel):
         description="plays the rules refused: the event and the reason"
     )
     notes: list[str] = Field(description="the watcher's notes (fixtures, cards seen again...)")
+    wait_ms: int = Field(
+        description="the server's pace: wait at least this long before the next frame "
+        "(100 while a hand is followed, more when the server is busy or no hand is)"
+    )
+
+
+WORKER = uuid.uuid4().hex[:8]
+"""This process, as the ``X-Trickcam-Worker`` header of a frame's answer names it: with several
+workers behind nginx, every frame of a table must reach the same one (its watcher)."""
+
+
+def publish(broker: Broker, table_id: str, appended: list[Appended]) -> list[EventRecordOut]:
+    """Tell the table's streams of events the camera appended (a repeat is not news)."""
+    out = []
+    for done in appended:
+        record = done.record.as_json()
+        out.append(EventRecordOut(**record))
+        if not done.repeated:
+            broker.publish(
+                table_id,
+                {"kind": "event", "seq": done.record.seq, "event": record, "state": done.state},
+            )
+    return out
 
 
 @asynccontextmanager
@@ -112,6 +140,17 @@ def capture_time(raw: object) -> float | None:
 async def read_frame(request: Request, settings: Settings) -> tuple[bytes, float | None]:
     """The upload and its capture time, read only now: after the token was checked (the
     route's dependencies), so nobody without it makes the server parse a form."""
+    data, fields = await read_form(request, settings, ("t",))
+    if data is None:
+        raise form_error("image", "missing: the frame goes in the form's `image` file field")
+    return data, capture_time(fields.get("t"))
+
+
+async def read_form(
+    request: Request, settings: Settings, names: tuple[str, ...]
+) -> tuple[bytes | None, dict[str, str]]:
+    """A multipart form of an optional ``image`` (at most ``max_frame_bytes``: 413) and the
+    text fields ``names`` (any other field: 422)."""
     try:
         form = await request.form(max_files=1, max_fields=4)
     except HTTPException:
@@ -119,19 +158,29 @@ async def read_frame(request: Request, settings: Settings) -> tuple[bytes, float
     except Exception as exc:  # a body that is not the form it says it is
         raise HTTPException(400, f"the body is not a multipart form ({exc})") from None
     try:
-        unknown = sorted(set(form.keys()) - {"image", "t"})
+        unknown = sorted(set(form.keys()) - {"image", *names})
         if unknown:
-            raise form_error(unknown[0][:40], "unknown field: the form has `image` and `t`")
+            allowed = ", ".join(f"`{n}`" for n in ("image", *names))
+            raise form_error(unknown[0][:40], f"unknown field: the form has {allowed}")
         image = form.get("image")
-        if not isinstance(image, StarletteUpload):
-            raise form_error("image", "missing: the frame goes in the form's `image` file field")
-        t = capture_time(form.get("t"))
-        data = await image.read(settings.max_frame_bytes + 1)
+        if image is not None and not isinstance(image, StarletteUpload):
+            raise form_error("image", "expected a file: the frame goes in a file field")
+        fields = {n: str(form.get(n)) for n in names if form.get(n) is not None}
+        data = None if image is None else await image.read(settings.max_frame_bytes + 1)
     finally:
         await form.close()
-    if len(data) > settings.max_frame_bytes:
+    if data is not None and len(data) > settings.max_frame_bytes:
         raise HTTPException(413, f"the image is over {settings.max_frame_bytes} bytes")
-    return data, t
+    return data, fields
+
+
+async def decoded(data: bytes, settings: Settings) -> Any:
+    """The frame's pixels: its header checked first (413, 415), then decoded (415)."""
+    check_pixels(data, settings.max_frame_pixels)
+    try:
+        return await run_in_threadpool(decode_image, data)
+    except NotAnImage as exc:
+        raise HTTPException(415, str(exc)) from None
 
 
 def check_pixels(data: bytes, limit: int) -> None:
@@ -182,32 +231,20 @@ async def post_frame(
     The form: ``image`` (one frame, JPEG, PNG, WebP or BMP, at most ``max_frame_bytes`` and
     ``max_frame_pixels``) and optionally ``t`` (its capture time in seconds)."""
     data, t = await read_frame(request, settings)
-    check_pixels(data, settings.max_frame_pixels)
-    try:
-        frame = await run_in_threadpool(decode_image, data)
-    except NotAnImage as exc:
-        raise HTTPException(415, str(exc)) from None
+    frame = await decoded(data, settings)
     cameras = get_cameras(request)
     camera = cameras.table(table.id)
     try:
         result = await run_in_threadpool(camera.process, cameras, store, table, frame, t)
     except CameraUnavailable as exc:
         raise HTTPException(503, str(exc)) from None
-    accepted = []
-    for done in result.appended:
-        record = done.record.as_json()
-        accepted.append(EventRecordOut(**record))
-        if not done.repeated:
-            broker.publish(
-                table.id,
-                {"kind": "event", "seq": done.record.seq, "event": record, "state": done.state},
-            )
     body = FrameOut(
         cards=result.cards,
         watching=result.watching,
         reason=result.reason,
-        accepted=accepted,
+        accepted=publish(broker, table.id, result.appended),
         refused=result.refused,
         notes=result.notes,
+        wait_ms=result.wait_ms,
     )
-    return JSONResponse(body.model_dump(mode="json"))
+    return JSONResponse(body.model_dump(mode="json"), headers={"X-Trickcam-Worker": WORKER})

@@ -1,9 +1,15 @@
 """The pages: plain HTML + JS from ``service/static`` (no build step), live via EventSource.
 
-``/`` is a tournament's standings for the big screen (the one the organiser chose, or ``?t=ID``),
-``/tables/{id}`` a table live, ``/referee`` the referee's view (the token is typed in and
-kept in the browser). The pages read the public API and streams; only the referee's page
-sends a token, in a header.
+``/`` is a tournament's standings for the big screen (the one the organiser chose, or ``?t=ID``)
+and the tables being played, ``/tables/{id}`` a table live, ``/referee`` the referee's view (the
+token is typed in and kept in the browser), ``/tables/{id}/camera`` the phone that films the
+table (its scorer token in the address's fragment, ``#token=``: a browser never sends a
+fragment, so it lands in no log), ``/camera`` a new table opened from a phone (the organiser's
+PIN). The pages read the public API and streams; only the referee's and the camera's pages send
+a token, in a header.
+
+Every answer says ``Permissions-Policy: camera=()`` (service/headers.py) but the camera page's,
+which may use this server's camera (``camera=(self)``), and no other page or frame may.
 """
 
 from __future__ import annotations
@@ -24,9 +30,14 @@ TYPES = {
 router = APIRouter(include_in_schema=False)
 
 
-def _page(name: str) -> FileResponse:
+CAMERA_POLICY = "camera=(self), microphone=(), geolocation=(), screen-wake-lock=(self)"
+
+
+def _page(name: str, headers: dict[str, str] | None = None) -> FileResponse:
     return FileResponse(
-        STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"}
+        STATIC / name,
+        media_type="text/html",
+        headers={"Cache-Control": "no-cache", **(headers or {})},
     )
 
 
@@ -38,6 +49,18 @@ async def standings_page() -> FileResponse:
 @router.get("/tables/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
     return _page("table.html")
+
+
+@router.get("/tables/{table_id}/camera")
+async def camera_page(table_id: str) -> FileResponse:
+    """The phone that films the table: the one page allowed the camera."""
+    return _page("camera.html", {"Permissions-Policy": CAMERA_POLICY})
+
+
+@router.get("/camera")
+async def new_table_page() -> FileResponse:
+    """A new table from a phone: the game, the players, the organiser's PIN (asked once)."""
+    return _page("newtable.html")
 
 
 @router.get("/docs")

