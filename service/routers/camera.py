@@ -24,11 +24,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from service.camera import CameraUnavailable, NotWatching
 from service.camera_view import camera_status
+from service.games import FieldError
 from service.routers.deps import (
     SCORER_ANSWERS,
     TABLE_404,
@@ -39,9 +40,10 @@ from service.routers.deps import (
     TableDep,
 )
 from service.routers.frames import WORKER, decoded, get_cameras, publish, read_form
-from service.schemas import CardCode
+from service.schemas import CardCode, WholeNumber
+from service.strict_json import StrictJSONRoute
 
-router = APIRouter(tags=["camera"])
+router = APIRouter(tags=["camera"], route_class=StrictJSONRoute)
 
 ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 
@@ -50,8 +52,10 @@ class NameIn(BaseModel):
     """A person's answer about one play of the hand the camera follows."""
 
     model_config = ConfigDict(extra="forbid")
-    deal: StrictInt = Field(
-        ge=0, le=2**62, description="the hand: its deal's event seq (`deal` in the camera's state)"
+    deal: WholeNumber = Field(
+        ge=0,
+        le=2**31 - 1,
+        description="the hand: its deal's event seq (`deal` in the camera's state)",
     )
     card: CardCode = Field(description="the card that was played")
 
@@ -142,6 +146,7 @@ async def name_play(
     },
     responses={
         **SCORER_ANSWERS,
+        400: {"description": "the body is not a multipart form"},
         409: {"description": "a hand is being followed: calibrate between hands"},
         413: {"description": "the image is too large"},
         415: {"description": "not an image"},
@@ -160,8 +165,9 @@ async def seats(table: ScorerTableDep, settings: SettingsDep, request: Request) 
     except ValueError:
         bottom = -1
     if not 0 <= bottom < players:
-        raise HTTPException(
-            422, f"bottom_seat {fields.get('bottom_seat')!r}: expected a seat, 0 to {players - 1}"
+        raise FieldError(
+            "bottom_seat",
+            f"{fields.get('bottom_seat')!r}: expected a seat of this table, 0 to {players - 1}",
         )
     frame = None if data is None else await decoded(data, settings)
     cameras = get_cameras(request)
@@ -174,8 +180,8 @@ async def seats(table: ScorerTableDep, settings: SettingsDep, request: Request) 
     except NotWatching as exc:
         raise HTTPException(409, str(exc)) from None
     except ValueError as exc:
-        raise HTTPException(
-            422, f"the seats could not be found: {exc} (one card face up before each player)"
+        raise FieldError(
+            "image", f"the seats could not be found: {exc} (one card face up before each player)"
         ) from None
     if frame is not None:
         camera.frame_size = (int(frame.shape[1]), int(frame.shape[0]))

@@ -1,8 +1,13 @@
 // "/tables/{id}": one table live: scores, trump and makers, the trick being played with its
-// card faces, the last hand's melds, bella and sets, the score sheet.
+// card faces, the hand's trick points so far, who leads, the last trick, plays awaiting
+// confirmation (read in doubt, or missed by the camera), the last hand's melds, bella and
+// sets, the score sheet. Opened with the scorer's link (#token=...), it also shows the QR code
+// a phone scans to film the table.
 "use strict";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const TOKEN_KEY = `trickcam-scorer-${tableId}`;
+let lastState = null;
 
 function sideName(state, i) {
   return state.sides[i].map((s) => state.players[s]).join(" & ");
@@ -41,6 +46,12 @@ function renderInfo(state) {
   if (cur.upcard) parts.push(item("upcard", cardFace(cur.upcard, "small")));
   if (cur.trump_card) parts.push(item("trump card", cardFace(cur.trump_card, "small")));
   parts.push(item("dealer", state.players[cur.dealer]));
+  const lead = leader(state);
+  if (!cur.over && lead !== null && lead !== undefined) parts.push(item("leads", el("span", { id: "leads" }, state.players[lead])));
+  const points = trickPoints(state);
+  if (points) parts.push(item("trick points", el("span", { id: "hand-points" },
+    state.sides.map((_, i) => el("span", { class: `side${i % 2}`, "data-points": i }, `${points[i]} `)))));
+  if (cur.tricks_won && state.game === "clag") parts.push(item("tricks", cur.tricks_won.join(" \u00b7 ")));
   if (cur.maker !== undefined && cur.maker !== null) parts.push(item("made by", state.players[cur.maker]));
   if (!cur.over && cur.to_move !== null && cur.to_move !== undefined)
     parts.push(item("to play", el("strong", {}, state.players[cur.to_move])));
@@ -69,6 +80,88 @@ function renderTrick(state) {
     cardFace(c), el("span", { class: "who" }, state.players[seats[i]]))));
   note.textContent = `taken by ${state.players[last.winner]}`;
 }
+
+function renderLastTrick(state) {
+  const cur = state.current;
+  const done = (cur && cur.tricks) || [];
+  const box = document.getElementById("last-trick");
+  box.hidden = !(cur && cur.trick.length && done.length);
+  if (box.hidden) return;
+  const last = done[done.length - 1];
+  const seats = last.seats || last.cards.map((_, i) => (last.leader + i) % state.players.length);
+  document.getElementById("last-trick-title").textContent = `Last trick (${last.number})`;
+  replace(document.getElementById("last-trick-cards"), last.cards.map((c, i) =>
+    el("div", { class: `play ${seats[i] === last.winner ? "winner" : ""}`, "data-seat": seats[i] },
+      cardFace(c, "small"), el("span", { class: "who" }, state.players[seats[i]]))));
+  document.getElementById("last-trick-note").textContent = `taken by ${state.players[last.winner]}`;
+}
+
+// Plays read in doubt (their two candidates) and plays the camera missed, until a person says.
+let awaitingTimer = null;
+function refreshAwaiting() {
+  clearTimeout(awaitingTimer);
+  awaitingTimer = setTimeout(async () => {
+    try {
+      const [table, cam] = await Promise.all([
+        getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
+        getJSON(`/api/tables/${encodeURIComponent(tableId)}/camera`),
+      ]);
+      renderAwaiting(table, cam);
+    } catch (err) {
+      // offline: the stream's status says so; try again on the next change
+    }
+  }, 250);
+}
+
+function renderAwaiting(table, cam) {
+  const who = (seat) => table.players[seat];
+  const rows = (table.awaiting_confirmation || []).map((p) => el("div", { class: "awaiting-play", "data-seq": p.seq },
+    el("strong", {}, who(p.seat)), " played ", cardFace(p.card, "small"), " or ",
+    p.candidates.filter((c) => c !== p.card).map((c) => cardFace(c, "small")),
+    el("span", { class: "muted" }, ` ${p.reason}`)));
+  for (const p of (cam.watching ? cam.plays : [])) {
+    if (p.ask && p.card === null) rows.push(el("div", { class: "awaiting-play missed", "data-play": p.index },
+      el("strong", {}, who(p.seat)), `'s card to trick ${p.trick} was not seen by the camera`,
+      el("span", { class: "muted" }, cam.held > 1 ? ` (${cam.held - 1} plays wait behind it)` : "")));
+  }
+  const box = document.getElementById("awaiting");
+  box.hidden = !rows.length;
+  replace(document.getElementById("awaiting-list"), rows);
+}
+setInterval(refreshAwaiting, 3000);
+
+// The scorer's link (#token=...) shows the QR code of the camera page's link; the token stays
+// in this browser and in the QR code, never in an address a server logs.
+async function showCameraQr() {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (m) {
+    localStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname);
+  }
+  const token = localStorage.getItem(TOKEN_KEY);
+  const panel = document.getElementById("camera-qr");
+  if (!token) { panel.hidden = true; return; }
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/camera/qr`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ origin: location.origin }),
+    });
+    if (r.status === 401 || r.status === 403) { localStorage.removeItem(TOKEN_KEY); return; }
+    if (!r.ok) return;
+    const img = document.getElementById("qr");
+    img.src = URL.createObjectURL(await r.blob());
+    document.getElementById("camera-link").href = `/tables/${encodeURIComponent(tableId)}/camera`;
+    panel.hidden = false;
+  } catch (err) {
+    // offline: no code to show now
+  }
+}
+document.getElementById("forget-access").addEventListener("click", () => {
+  localStorage.removeItem(TOKEN_KEY);
+  document.getElementById("camera-qr").hidden = true;
+});
+showCameraQr();
 
 function renderReneges(state) {
   const box = document.getElementById("reneges");
@@ -121,6 +214,8 @@ function render(state) {
   renderScores(state);
   renderInfo(state);
   renderTrick(state);
+  renderLastTrick(state);
+  refreshAwaiting();
   renderReneges(state);
   renderLastHand(state);
   renderSheet(state);

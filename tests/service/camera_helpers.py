@@ -35,6 +35,53 @@ QUIET = [
 PHONE = {"width": 412, "height": 860}  # a phone upright, CSS pixels
 
 
+def read_frames(video: Path = SAMPLE) -> list[np.ndarray]:
+    capture = cv2.VideoCapture(str(video))
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    capture.release()
+    return frames
+
+
+def hide_play(true: dict[str, Any], index: int, fps: float = 10.0) -> Any:
+    """An edit for :func:`write_y4m` that keeps play ``index``'s card out of the camera's
+    sight from just before it lands until the next trick is led: its place shows the bare
+    table of a frame from before its trick (as a hand held over it would hide it)."""
+    from vision.detect.find import detect
+
+    frames = read_frames()
+    plays = true["rendered"]["plays"]
+    t_rest = float(plays[index]["t_rest"])
+
+    def finds(t: float) -> list[np.ndarray]:
+        found = detect(frames[int(round(t * fps))])
+        return [np.asarray(q, np.float64).reshape(4, 2) for q in found.quads]
+
+    before = [q.mean(axis=0) for q in finds(t_rest - 1.6)]
+    new = [
+        q for q in finds(t_rest + 0.4) if all(np.hypot(*(q.mean(axis=0) - b)) > 20 for b in before)
+    ]
+    assert len(new) == 1, f"play {index}: {len(new)} new cards where one landed"
+    (x0, y0), (x1, y1) = new[0].min(axis=0), new[0].max(axis=0)
+    pad_x, pad_y = 0.35 * (x1 - x0), 0.35 * (y1 - y0)
+    box = (int(max(0, x0 - pad_x)), int(max(0, y0 - pad_y)), int(x1 + pad_x), int(y1 + pad_y))
+    trick = index // 4
+    start, end = t_rest - 1.5, float(plays[(trick + 1) * 4]["t_rest"]) - 1.0
+    plate = frames[int(round((float(plays[trick * 4]["t_rest"]) - 0.8) * fps))]
+
+    def edit(_i: int, t: float, frame: np.ndarray) -> np.ndarray:
+        if start <= t <= end:
+            frame = frame.copy()
+            frame[box[1] : box[3], box[0] : box[2]] = plate[box[1] : box[3], box[0] : box[2]]
+        return frame
+
+    return edit
+
+
 def truth() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
     return data
@@ -45,9 +92,11 @@ def write_y4m(
     video: Path = SAMPLE,
     until_s: float | None = None,
     edit: Callable[[int, float, np.ndarray], np.ndarray] | None = None,
+    hold_s: float = 0.0,
 ) -> float:
     """``video`` as a YUV4MPEG2 file (4:2:0) for Chromium's fake camera, optionally cut at
-    ``until_s`` and each frame passed through ``edit(index, t, frame)``; returns its fps."""
+    ``until_s``, each frame passed through ``edit(index, t, frame)``, the last one held for
+    ``hold_s`` (a still table: Chromium plays the file in a loop); returns its fps."""
     capture = cv2.VideoCapture(str(video))
     fps = capture.get(cv2.CAP_PROP_FPS) or 10.0
     w = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH))
@@ -63,9 +112,11 @@ def write_y4m(
                 break
             if edit is not None:
                 frame = edit(i, t, frame)
-            f.write(b"FRAME\n")
-            f.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
+            last = cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes()
+            f.write(b"FRAME\n" + last)
             i += 1
+        for _ in range(int(hold_s * fps)):
+            f.write(b"FRAME\n" + last)
     capture.release()
     return float(fps)
 

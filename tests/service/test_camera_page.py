@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import numpy as np
 import pytest
-from camera_helpers import PHONE, chromium_args, serve, truth, write_y4m
-from svc_helpers import ORGANISER_PIN
+from camera_helpers import PHONE, chromium_args, hide_play, serve, truth, write_y4m
+from svc_helpers import ORGANISER, ORGANISER_PIN
 
 from rules.records import score_record
 from tests.ci import need, need_module
@@ -151,13 +150,62 @@ def deal_and_bid_until_last(page: Page, dealer: int, upcard: str, calls: list[st
             page.click(f'#bids [data-bid="{call}"]')
 
 
-def hide_play(true: dict[str, Any], index: int) -> Any:
-    """An edit for :func:`write_y4m` that keeps play ``index``'s card out of sight: from a
-    little before it lands until its trick is gathered, its place shows the bare table of a
-    frame before it came (as a hand held over it would hide it)."""
-    raise NotImplementedError
-
-
 def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Path) -> None:
-    pytest.skip("to do")
-    _ = np
+    """Trick 2's second card (seat 2's 9D) is hidden from the camera until trick 3 is led:
+    the watcher closes trick 2 with a missed play and holds back the plays after it (the rules
+    would refuse them out of turn). The phone asks for it, the spectators' page shows it
+    awaiting; a tap names it, and the held plays follow in turn."""
+    true = truth()
+    y4m = tmp_path / "hidden.y4m"
+    write_y4m(y4m, until_s=27.0, edit=hide_play(true, 5), hold_s=20.0)
+    args = true["rendered"]["watch_args"]
+    made = httpx.post(
+        f"{server}/api/tables",
+        json={"game": "clabber", "name": "Missed", "players": PLAYERS},
+        headers=ORGANISER,
+        timeout=10,
+    ).json()
+    table, auth = made["id"], {"Authorization": f"Bearer {made['scorer_token']}"}
+    dealer = int(args["dealer"])
+    setup = [{"type": "deal", "dealer": dealer, "upcard": args["upcard"]}]
+    for k, call in enumerate(str(args["bidding"]).split(",")):
+        setup.append({"type": "bid", "seat": (dealer + 1 + k) % 4, "bid": call})
+    for event in setup:
+        r = httpx.post(f"{server}/api/tables/{table}/events", json=event, headers=auth, timeout=10)
+        assert r.status_code == 200, r.text
+    with sync_playwright() as p:
+        browser, context, page, errors = phone(p, y4m)
+        try:
+            page.goto(f"{server}/tables/{table}/camera#token={made['scorer_token']}")
+            expect(page.locator("#setup-title")).to_contain_text("filming", timeout=WAIT_MS)
+            spectators = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            spectators.on("pageerror", lambda exc: errors.append(str(exc)))
+            spectators.goto(f"{server}/tables/{table}")
+            page.click("#start")
+            ask = page.locator('#asks [data-play="7"]')
+            expect(ask).to_be_visible(timeout=40_000)
+            expect(ask).to_contain_text("South's card to trick 2 was not seen")
+            expect(spectators.locator("#awaiting .missed")).to_contain_text(
+                "South", timeout=WAIT_MS
+            )
+            now = state(server, table)["current"]
+            assert [t["cards"] for t in now["tricks"]] == [true["tricks"][0]]
+            assert [p["card"] for p in now["trick"]] == ["KD"]  # the rest waits for the name
+            ask.locator(".name-card").click()
+            page.click('#picker-grid [data-card="9D"]')
+            expect(page.locator("#asks")).to_be_hidden(timeout=WAIT_MS)
+            expect(spectators.locator("#awaiting")).to_be_hidden(timeout=WAIT_MS)
+            expect(spectators.locator("#leads")).to_have_text("West")
+            expect(spectators.locator("#last-trick-note")).to_contain_text("taken by West")
+            # trick 3 goes on as filmed: its next two cards land after the naming
+            expect(page.locator("#trick .card")).to_have_count(3, timeout=WAIT_MS)
+        finally:
+            context.close()
+            browser.close()
+    now = state(server, table)["current"]
+    assert [t["cards"] for t in now["tricks"]] == true["tricks"][:2]
+    assert [p["card"] for p in now["trick"]] == true["tricks"][2][:3]
+    log = httpx.get(f"{server}/api/tables/{table}/events", timeout=10).json()
+    named = [e for e in log if e["event"].get("card") == "9D"]
+    assert len(named) == 1 and named[0]["actor"] == "scorer"
+    assert errors == []
