@@ -1,0 +1,195 @@
+"""The camera page's server side (issue 13), on a real app (SQLite and PostgreSQL) and, where
+the card model is needed, the shipped one: the QR code carries the camera page's link with
+the scorer's token in its fragment (decoded back from the picture); the seats come from a
+frame of the bundled hand with one card before each player, or an overhead default turned so
+that the chosen player sits at the bottom, and are refused while a hand is followed; a person's
+answer about a play the camera does not hold is a clear 409; the home page's list of tables
+being played; the camera page alone may use the camera (Permissions-Policy)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from svc_helpers import ORGANISER, PLAYERS4, base_hand_events
+
+from tests.ci import need
+from vision.read.classify import MODEL_PATH
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "samples" / "clabber_hand.mp4"
+
+
+def new_table(client: TestClient) -> tuple[str, str]:
+    body = client.post(
+        "/api/tables",
+        json={"game": "clabber", "name": "Cam", "players": PLAYERS4},
+        headers=ORGANISER,
+    ).json()
+    return body["id"], body["scorer_token"]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def sample_frame(index: int) -> np.ndarray:
+    capture = cv2.VideoCapture(str(SAMPLE))
+    capture.set(cv2.CAP_PROP_POS_FRAMES, index)
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    return frame
+
+
+def jpeg(frame: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    return bytes(data.tobytes())
+
+
+def test_the_qr_code_carries_the_camera_link_with_the_token_in_its_fragment(
+    client: TestClient, tmp_path: Path
+) -> None:
+    table, token = new_table(client)
+    url = f"/api/tables/{table}/camera/qr"
+    origin = {"origin": "https://club.example:8443"}
+    assert client.post(url, json=origin).status_code == 401
+    assert client.post(url, json=origin, headers=bearer("nope")).status_code == 403
+    bad = client.post(url, json={"origin": "javascript:alert(1)"}, headers=bearer(token))
+    assert bad.status_code == 422
+    r = client.post(url, json=origin, headers=bearer(token))
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    rsvg = shutil.which("rsvg-convert")
+    need(rsvg, "rsvg-convert (apt-get install librsvg2-bin) to read the QR code back")
+    svg, png = tmp_path / "qr.svg", tmp_path / "qr.png"
+    svg.write_text(r.text, encoding="utf-8")
+    subprocess.run([str(rsvg), "-o", str(png), str(svg)], check=True)
+    image = cv2.imread(str(png))
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text == f"https://club.example:8443/tables/{table}/camera#token={token}"
+
+
+def test_before_any_frame_the_camera_says_so_and_a_naming_is_refused(client: TestClient) -> None:
+    table, token = new_table(client)
+    state = client.get(f"/api/tables/{table}/camera").json()
+    assert state["watching"] is False and state["plays"] == [] and "phone" in state["reason"]
+    r = client.post(
+        f"/api/tables/{table}/camera/plays/0", json={"deal": 1, "card": "9D"}, headers=bearer(token)
+    )
+    assert r.status_code == 409 and "follows no hand" in r.json()["detail"]
+    assert (
+        client.post(
+            f"/api/tables/{table}/camera/plays/0", json={"deal": 1, "card": "9D"}
+        ).status_code
+        == 401
+    )
+
+
+def test_overhead_seats_turn_so_that_the_chosen_player_sits_at_the_bottom(
+    client: TestClient,
+) -> None:
+    table, token = new_table(client)
+    r = client.post(
+        f"/api/tables/{table}/camera/seats", data={"bottom_seat": "2"}, headers=bearer(token)
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["calibrated"] is False and r.json()["camera"]["bottom_seat"] == 2
+    bad = client.post(
+        f"/api/tables/{table}/camera/seats", data={"bottom_seat": "4"}, headers=bearer(token)
+    )
+    assert bad.status_code == 422 and "0 to 3" in bad.text
+
+
+@pytest.mark.parametrize("bottom", [0, 1])
+def test_seats_are_found_from_one_card_before_each_player(client: TestClient, bottom: int) -> None:
+    """Frame 90 of the bundled hand: trick 1's four cards, one before each player. The seat
+    whose area holds the card nearest the bottom edge is the one chosen to sit there; a hand
+    being followed keeps its seats (409)."""
+    need(MODEL_PATH.is_file(), f"the card model {MODEL_PATH}")
+    table, token = new_table(client)
+    frame = sample_frame(90)
+    r = client.post(
+        f"/api/tables/{table}/camera/seats",
+        data={"bottom_seat": str(bottom)},
+        files={"image": ("setup.jpg", jpeg(frame), "image/jpeg")},
+        headers=bearer(token),
+    )
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["calibrated"] is True and len(answer["found"]) == 4
+    seats = answer["camera"]["seats"]
+    lowest = max(answer["found"], key=lambda q: np.mean([y for _, y in q]))
+    centre = np.mean(lowest, axis=0) / [frame.shape[1], frame.shape[0]]
+    holder = [k for k, s in enumerate(seats) if inside(centre, s["area"])]
+    assert holder == [bottom]
+    # the table with nothing on it: no seats to find
+    empty = client.post(
+        f"/api/tables/{table}/camera/seats",
+        files={"image": ("empty.jpg", jpeg(np.full_like(frame, 40)), "image/jpeg")},
+        headers=bearer(token),
+    )
+    assert empty.status_code == 422 and "one card face up" in empty.text
+    # once a hand is followed and a card played, the seats stay as they are until it ends
+    for event in [{"type": "deal", "dealer": 0, "upcard": "9S"}] + [
+        {"type": "bid", "seat": s, "bid": b}
+        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
+    ]:
+        assert (
+            client.post(
+                f"/api/tables/{table}/events", json=event, headers=bearer(token)
+            ).status_code
+            == 200
+        )
+    capture = cv2.VideoCapture(str(SAMPLE))
+    for i in range(45):  # the first card rests at 3.2 s
+        ok, shot = capture.read()
+        assert ok
+        r = client.post(
+            f"/api/tables/{table}/frames",
+            files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
+            data={"t": str(i / 10)},
+            headers=bearer(token),
+        )
+        assert r.status_code == 200, r.text
+    capture.release()
+    assert client.get(f"/api/tables/{table}/camera").json()["plays"], "no play seen"
+    busy = client.post(
+        f"/api/tables/{table}/camera/seats", data={"bottom_seat": "0"}, headers=bearer(token)
+    )
+    assert busy.status_code == 409 and "between hands" in busy.text
+
+
+def inside(point: Any, polygon: list[list[float]]) -> bool:
+    contour = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) > 0
+
+
+def test_the_home_page_lists_the_tables_being_played(client: TestClient) -> None:
+    table, token = new_table(client)
+    quiet, _ = new_table(client)
+    for event in base_hand_events():
+        assert (
+            client.post(
+                f"/api/tables/{table}/events", json=event, headers=bearer(token)
+            ).status_code
+            == 200
+        )
+    rows = client.get("/api/playing").json()
+    assert [r["id"] for r in rows][:2] == [table, quiet]  # the latest active first
+    played = rows[0]
+    assert played["totals"] == [128, 104] and played["hand"] == 1 and played["camera"] is False
+
+
+def test_only_the_camera_page_may_use_the_camera(client: TestClient) -> None:
+    table, _ = new_table(client)
+    page = client.get(f"/tables/{table}/camera")
+    assert page.status_code == 200 and "camera.js" in page.text
+    assert "camera=(self)" in page.headers["permissions-policy"]
+    for path in ("/", f"/tables/{table}", "/camera", "/api/tables"):
+        assert client.get(path).headers["permissions-policy"].startswith("camera=()"), path
