@@ -17,8 +17,9 @@ VENV=.venv
 TORCH_SPEC=${TORCH_SPEC:-torch==2.13.0}
 # Debian packages the suite uses: SVG card decks and their renderer, fonts for foreign card
 # indices (vision), Chromium (the pages' browser tests, driven by Playwright), PostgreSQL (the
-# service's PostgreSQL tests).
-SYSTEM_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation chromium postgresql"
+# service's PostgreSQL tests), nginx (trickcam serve --workers N --proxy nginx: a table's camera
+# frames reach the worker holding its watcher).
+SYSTEM_PACKAGES="gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation chromium postgresql nginx"
 
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
 
@@ -59,7 +60,8 @@ setup() {
 system_packages() {
   if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] && command -v rsvg-convert >/dev/null &&
      [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && [ -d /usr/share/fonts/truetype/liberation ] &&
-     command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+     command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 &&
+     { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; }; then
     return
   fi
   if [ "${TRICKCAM_NO_APT:-}" = 1 ]; then log "system packages missing; TRICKCAM_NO_APT=1, not installing"; return; fi

@@ -33,6 +33,8 @@ examples:
   TRICKCAM_ORGANISER_PIN=... trickcam serve --db club.db      the PIN from the environment
   trickcam serve --db club.db --organiser-pin-file pin.txt    ... or from a file's first line
   trickcam serve --db postgresql://u:p@host/db --host 0.0.0.0 --port 8080 --workers 4
+  trickcam serve --db club.db --host 0.0.0.0 --workers 4 --proxy nginx   phones filming tables:
+      nginx (apt-get install nginx) sends every request about a table to one worker
 
 back up the database while serving: trickcam backup --help
 """
@@ -60,6 +62,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         help="worker processes (default 1); with several, live streams also poll the database",
+    )
+    p.add_argument(
+        "--proxy",
+        choices=("none", "nginx"),
+        default="none",
+        help="with --workers N: 'nginx' puts Debian's nginx in front, so that every request "
+        "about a table (its camera's frames above all) reaches the one worker holding its "
+        "camera (default none: uvicorn's workers, any request to any worker)",
     )
     p.add_argument(
         "--organiser-pin",
@@ -127,6 +137,11 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"trickcam serve: --workers {args.workers}: expected 1 or more", file=sys.stderr)
         return 2
+    if args.workers > 1 and args.proxy == "nginx":
+        from cli import serve_nginx
+
+        body = settings.max_frame_bytes + 64 * 1024  # a frame and its form
+        return serve_nginx.run(args, settings.db, settings.host, settings.port, body)
     if args.workers > 1:
         # each worker builds its own app from the environment (uvicorn imports it by name)
         os.environ.update(
