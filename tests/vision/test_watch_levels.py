@@ -63,7 +63,17 @@ def test_watch_follows_a_short_hand_at_each_level(
     truth = load_truth(video.with_suffix(".json"))
     table = _calibrate(video, truth, tmp_path / "table.json")
     out = tmp_path / "seen.json"
-    assert cmd_watch.main([*watch_argv(truth, video, out), "--table", str(table), "--quiet"]) == 0
+    preview = tmp_path / "preview.jpg"  # headless: the live view is an image rewritten
+    argv = [
+        *watch_argv(truth, video, out),
+        "--table",
+        str(table),
+        "--quiet",
+        "--preview",
+        str(preview),
+    ]
+    assert cmd_watch.main(argv) == 0
+    assert cv2.imread(str(preview)).shape == (720, 1280, 3)
     seen = json.loads(out.read_text())
     plays = [(p["seat"], p["card"]) for p in seen["watch"]["plays"]]
     assert plays == [(q["seat"], q["card"]) for q in truth["plays"]]

@@ -159,7 +159,7 @@ class Track:
         return float(abs(cv2.contourArea(np.asarray(self.quad, np.float32).reshape(4, 2))))
 
 
-STILL = 0.04
+STILL = 0.06
 """A card whose corners shifted by more than this fraction of its size since it became still
 is moving (a hand drifting with it), not lying."""
 
@@ -377,6 +377,7 @@ class CardTracker:
                 continue  # a card of this trick, partly covered: not a new card
             if any(overlap(q, quads[j]) > 0.8 for j in used):
                 continue  # the same card found twice (its outline, and from its corner)
+            used.add(i)
             self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
             self.next_id += 1
         # forget what is long gone: the list stays short over a whole session

@@ -321,7 +321,13 @@ class Watcher:
         if over:  # the trick closed by a missed play: its winner is who leads now
             done, _ = self.log.tricks()
             events.append(WatchEvent("trick", t, trick=done[-1]))
-        return [*events, played, *self._revise(t), *self._trick_events(t)]
+        return [
+            *events,
+            played,
+            *self._gathered_before(played, t),
+            *self._revise(t),
+            *self._trick_events(t),
+        ]
 
     def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
         """Before the first lead, the face-up card of the deal: it reads as that card, or it
@@ -552,6 +558,21 @@ class Watcher:
         self.views_read[tr.id] = len(tr.crops)
         play.views = views
         return WatchEvent("play", t, play=play)
+
+    def _gathered_before(self, played: WatchEvent, t: float) -> list[WatchEvent]:
+        """A new trick is led: the cards of the tricks before it that are not seen where they
+        lay have been gathered (their places may not show bare cloth: the lead may lie
+        there, a shadow may lie there), whatever the tracker still believes."""
+        play = played.play
+        if play is None or play.trick <= 1:
+            return []
+        earlier = {p.track_id for p in self.log.plays if p.trick < play.trick and not p.missed}
+        events: list[WatchEvent] = []
+        for tr in self.tracker.live():
+            if tr.id in earlier and tr.status == "present" and tr.last_seen < t - 0.25:
+                tr.status = "gone"
+                events.extend(self._left(tr, t))
+        return events
 
     def _trick_events(self, t: float) -> list[WatchEvent]:
         done, current = self.log.tricks()
