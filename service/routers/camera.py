@@ -19,6 +19,7 @@ worker holding the table's watcher: ``trickcam serve --workers N --proxy nginx``
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Annotated, Any
 
@@ -203,9 +204,13 @@ async def camera_qr(
 
     token = request.headers["authorization"].partition(" ")[2].strip()
     link = f"{body.origin}/tables/{table.id}/camera#token={token}"
-    qr = segno.make_qr(link, error="m")
-    svg = qr.svg_inline(scale=8, border=4, dark="#000", light="#fff")
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    svg = io.BytesIO()  # a whole SVG document (its namespace: an <img> shows it)
+    segno.make_qr(link, error="m").save(
+        svg, kind="svg", scale=8, border=4, dark="#000", light="#fff"
+    )
+    return Response(
+        svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
 
 
 @router.get("/api/playing", tags=["tables"])

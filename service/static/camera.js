@@ -77,6 +77,7 @@ async function start() {
   const video = $("video");
   video.srcObject = stream;
   await video.play().catch(() => {});
+  fitStage();
   filming = true;
   $("placeholder").hidden = true;
   $("start").hidden = true;
@@ -254,7 +255,15 @@ function drawOverlay() {
   }
 }
 
-window.addEventListener("resize", drawOverlay);
+// the view takes the picture's shape: landscape, or portrait from a phone held upright
+function fitStage() {
+  const video = $("video");
+  if (video.videoWidth) $("stage").style.aspectRatio = `${video.videoWidth} / ${video.videoHeight}`;
+  drawOverlay();
+}
+
+window.addEventListener("resize", fitStage);
+$("video").addEventListener("resize", fitStage);
 
 // -- the server camera's state ----------------------------------------------------------------
 

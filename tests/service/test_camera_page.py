@@ -8,6 +8,7 @@ plays it held back follow in turn."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,18 +71,6 @@ def open_table(page: Page, server: str, name: str) -> str:
     return page.url.rstrip("/").split("/")[-2]
 
 
-def deal_and_bid(page: Page, dealer: int, upcard: str, calls: list[str]) -> None:
-    page.locator("#dealer button").nth(dealer).click()
-    page.click("#upcard button.secondary")  # choose...
-    page.click(f'#picker-grid [data-card="{upcard}"]')
-    page.click("#deal")
-    for k, call in enumerate(calls):
-        seat = (dealer + 1 + k) % 4
-        expect(page.locator("#to-bid")).to_have_text(PLAYERS[seat], timeout=WAIT_MS)
-        page.click(f'#bids [data-bid="{call}"]')
-    expect(page.locator("#setup-title")).to_contain_text("filming", timeout=WAIT_MS)
-
-
 def state(server: str, table: str) -> dict[str, Any]:
     r = httpx.get(f"{server}/api/tables/{table}", timeout=10)
     assert r.status_code == 200, r.text
@@ -115,14 +104,17 @@ def test_the_phone_films_the_bundled_hand_and_it_is_scored_as_its_record(
             page.click("#start")
             expect(page.locator("body[data-filming]")).to_be_attached(timeout=WAIT_MS)
             duration = float(true["rendered"]["duration_s"])
-            deadline = time.monotonic() + duration + 30
-            while time.monotonic() < deadline:
+            started = time.monotonic()
+            shot = False
+            while time.monotonic() < started + duration + 30:
                 now = state(server, table)
                 if now["hands"]:
                     break
+                if not shot and time.monotonic() > started + 26:  # trick 3 on the table
+                    page.screenshot(path=str(shots(tmp_path) / "camera-phone.png"))
+                    shot = True
                 page.wait_for_timeout(1000)
             fps = float(page.locator("body").get_attribute("data-fps") or 0)
-            page.screenshot(path=str(tmp_path / "phone.png"))
         finally:
             context.close()
             browser.close()
@@ -136,6 +128,14 @@ def test_the_phone_films_the_bundled_hand_and_it_is_scored_as_its_record(
     record = {k: true[k] for k in ("game", "dealer", "upcard", "bidding", "tricks")}
     assert now["hands"][0]["score"] == list(score_record(record)["score"])
     assert errors == []
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: TRICKCAM_SCREENSHOTS (docs/ for the README), else the test's
+    own folder."""
+    folder = Path(os.environ.get("TRICKCAM_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def deal_and_bid_until_last(page: Page, dealer: int, upcard: str, calls: list[str]) -> None:
@@ -180,7 +180,7 @@ def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Pat
             expect(page.locator("#setup-title")).to_contain_text("filming", timeout=WAIT_MS)
             spectators = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
             spectators.on("pageerror", lambda exc: errors.append(str(exc)))
-            spectators.goto(f"{server}/tables/{table}")
+            spectators.goto(f"{server}/tables/{table}#token={made['scorer_token']}")
             page.click("#start")
             ask = page.locator('#asks [data-play="7"]')
             expect(ask).to_be_visible(timeout=40_000)
@@ -188,6 +188,12 @@ def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Pat
             expect(spectators.locator("#awaiting .missed")).to_contain_text(
                 "South", timeout=WAIT_MS
             )
+            # opened with the scorer's link, the table's page shows the camera's QR code
+            expect(spectators.locator("#camera-qr img")).to_be_visible()
+            spectators.wait_for_function("document.getElementById('qr').naturalWidth > 100")
+            folder = shots(tmp_path)
+            spectators.screenshot(path=str(folder / "camera-table-page.png"), full_page=True)
+            page.screenshot(path=str(folder / "camera-phone-ask.png"))
             now = state(server, table)["current"]
             assert [t["cards"] for t in now["tricks"]] == [true["tricks"][0]]
             assert [p["card"] for p in now["trick"]] == ["KD"]  # the rest waits for the name
@@ -197,6 +203,7 @@ def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Pat
             expect(spectators.locator("#awaiting")).to_be_hidden(timeout=WAIT_MS)
             expect(spectators.locator("#leads")).to_have_text("West")
             expect(spectators.locator("#last-trick-note")).to_contain_text("taken by West")
+
             # trick 3 goes on as filmed: its next two cards land after the naming
             expect(page.locator("#trick .card")).to_have_count(3, timeout=WAIT_MS)
         finally:
