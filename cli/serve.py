@@ -64,10 +64,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="worker processes (default 1); with several, live streams also poll the database",
     )
     p.add_argument(
+        "--tls-cert",
+        metavar="PEM",
+        help="serve https with this certificate (and --tls-key): a phone's browser opens its "
+        "camera only on a secure page (https, or localhost). See docs/camera.md",
+    )
+    p.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
+    p.add_argument(
         "--proxy",
         choices=("none", "nginx"),
         default="none",
-        help="with --workers N: 'nginx' puts Debian's nginx in front, so that every request "
+        help="'nginx' puts Debian's nginx in front of the --workers, so that every request "
         "about a table (its camera's frames above all) reaches the one worker holding its "
         "camera (default none: uvicorn's workers, any request to any worker)",
     )
@@ -137,7 +144,11 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"trickcam serve: --workers {args.workers}: expected 1 or more", file=sys.stderr)
         return 2
-    if args.workers > 1 and args.proxy == "nginx":
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("trickcam serve: --tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    tls = {"ssl_certfile": args.tls_cert, "ssl_keyfile": args.tls_key} if args.tls_cert else {}
+    if args.proxy == "nginx":
         from cli import serve_nginx
 
         body = settings.max_frame_bytes + 64 * 1024  # a frame and its form
@@ -164,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
             log_config=log_config(),
             http=HeaderTimeoutProtocol,
             limit_concurrency=args.limit_concurrency,
+            **tls,
         )
         return 0
     config = uvicorn.Config(
@@ -176,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
         log_config=log_config(),
         http=HeaderTimeoutProtocol,
         limit_concurrency=args.limit_concurrency,
+        **tls,
     )
     server = uvicorn.Server(config)
     tune_gc()  # the app and its modules are built: they live as long as the process

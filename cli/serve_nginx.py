@@ -72,6 +72,7 @@ $any_servers
 
     server {
         listen $listen;
+$tls
         location / {
             proxy_pass http://$$trickcam_upstream;
             proxy_http_version 1.1;
@@ -94,10 +95,27 @@ def nginx_binary() -> str | None:
     )
 
 
-def render(run: Path, listen: str, ports: list[int], max_body: int, root: bool) -> str:
+def render(
+    run: Path,
+    listen: str,
+    ports: list[int],
+    max_body: int,
+    root: bool,
+    tls: tuple[str, str] | None = None,
+) -> str:
+    """The configuration: nginx's files in ``run``, listening on ``listen`` (https with the
+    ``tls`` certificate and key files), the workers on 127.0.0.1 ``ports``."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
+    secure = ""
+    if tls is not None:
+        listen += " ssl"
+        secure = (
+            f"        ssl_certificate {tls[0]};\n        ssl_certificate_key {tls[1]};\n"
+            "        ssl_protocols TLSv1.2 TLSv1.3;"
+        )
     return CONFIG.substitute(
         run=run,
+        tls=secure,
         user="user nobody nogroup;" if root else "",
         max_body=max_body,
         table_servers=servers,
@@ -157,7 +175,10 @@ def run(args: argparse.Namespace, db: str, host: str, port: int, max_body: int) 
                     os.chown(rundir / sub, pwd.getpwnam("nobody").pw_uid, -1)
         listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         conf = rundir / "nginx.conf"
-        conf.write_text(render(rundir, listen, ports, max_body, root), encoding="utf-8")
+        tls = None
+        if args.tls_cert:
+            tls = (str(Path(args.tls_cert).resolve()), str(Path(args.tls_key).resolve()))
+        conf.write_text(render(rundir, listen, ports, max_body, root, tls), encoding="utf-8")
         try:
             for p in ports:
                 cmd = [sys.executable, "-m", "cli.main", "serve", "--db", db, "--host",
@@ -173,8 +194,9 @@ def run(args: argparse.Namespace, db: str, host: str, port: int, max_body: int) 
                     preexec_fn=lambda: _end_with_parent(me),  # noqa: PLW1509
                 )
             )
+            scheme = "https" if tls else "http"
             print(
-                f"trickcam serve: nginx on http://{listen} in front of {args.workers} workers "
+                f"trickcam serve: nginx on {scheme}://{listen} in front of {args.workers} workers "
                 f"(127.0.0.1:{', '.join(map(str, ports))}); a table's requests reach one worker",
                 flush=True,
             )

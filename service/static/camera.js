@@ -61,8 +61,8 @@ function showOnline(on) {
 async function start() {
   if (!token) { $("no-token").hidden = false; return; }
   if (!window.isSecureContext || !navigator.mediaDevices) {
-    $("reason").textContent = "The camera needs a secure page: open this server over https " +
-      "(see docs/camera.md: nginx with TLS in front of trickcam serve).";
+    $("reason").textContent = "A browser opens its camera only on a secure page: start the " +
+      "server with --tls-cert and --tls-key and open it with https:// (docs/camera.md).";
     return;
   }
   try {

@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -33,23 +35,22 @@ SAMPLE = ROOT / "datasets" / "samples" / "clabber_hand.mp4"
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Any:
-    need(nginx_binary(), "nginx (apt-get install nginx; ./dev.sh test installs it)")
+@contextlib.contextmanager
+def serving(tmp_path: Path, *extra: str, scheme: str = "http") -> Any:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--db", str(tmp_path / "club.db"),
-         "--port", str(port), "--workers", "2", "--proxy", "nginx", "--log-level", "warning"],
+         "--port", str(port), "--log-level", "warning", *extra],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=(tmp_path / "serve.log").open("wb"),
         start_new_session=True, env={**os.environ, "TRICKCAM_ORGANISER_PIN": ORGANISER_PIN},
     )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    url = f"{scheme}://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
             assert proc.poll() is None, (tmp_path / "serve.log").read_text()
             with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{url}/api/tables", timeout=2).status_code == 200:
+                if httpx.get(f"{url}/api/tables", timeout=2, verify=False).status_code == 200:
                     break
             assert time.monotonic() < deadline, "trickcam serve did not answer"
             time.sleep(0.2)
@@ -58,6 +59,40 @@ def served(tmp_path: Path) -> Any:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Any:
+    need(nginx_binary(), "nginx (apt-get install nginx; ./dev.sh test installs it)")
+    with serving(tmp_path, "--workers", "2", "--proxy", "nginx") as found:
+        yield found
+
+
+@pytest.mark.parametrize("proxy", [[], ["--workers", "2", "--proxy", "nginx"]])
+def test_https_for_the_phones_camera(tmp_path: Path, proxy: list[str]) -> None:
+    """A phone's browser opens its camera only on a secure page: with --tls-cert/--tls-key
+    the server (or nginx in front of it) speaks https, and plain http is not served."""
+    openssl = shutil.which("openssl")
+    need(openssl, "openssl (Debian's, to make a test certificate)")
+    if proxy:
+        need(nginx_binary(), "nginx (apt-get install nginx; ./dev.sh test installs it)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [str(openssl), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "2", "-subj", "/CN=trickcam",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    tls = ["--tls-cert", str(cert), "--tls-key", str(key)]
+    with serving(tmp_path, *tls, *proxy, scheme="https") as (_proc, url, port):
+        r = httpx.get(
+            f"{url}/tables/x/camera",
+            verify=ssl.create_default_context(cafile=str(cert)),
+            timeout=10,
+        )
+        assert r.status_code == 200 and "camera=(self)" in r.headers["permissions-policy"]
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=5).raise_for_status()
 
 
 def new_table(url: str, name: str) -> dict[str, Any]:
