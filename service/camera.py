@@ -261,6 +261,10 @@ class TableCamera:
         self.confirmed: dict[int, str] = {}  # plays a person named or confirmed
         self.corrections = 0
 
+    def seen_lately(self, within_s: float = 30.0) -> bool:
+        """Has a frame come in the last ``within_s`` seconds?"""
+        return self.frames > 0 and time.monotonic() - self.last_frame < within_s
+
     def process(
         self,
         cameras: Cameras,

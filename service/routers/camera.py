@@ -216,7 +216,7 @@ async def camera_qr(
 @router.get("/api/playing", tags=["tables"])
 async def playing(store: StoreDep, request: Request) -> list[dict[str, Any]]:
     """The tables being played (not deleted), the latest active first: each table's game,
-    players, running totals, hand number, who is to play, whether a camera sends frames here."""
+    players, running totals, hand number, who is to play, whether a camera films it."""
     metas, _total = await run_in_threadpool(store.list_tables, 500, 0)
     cameras = get_cameras(request)
 
@@ -240,7 +240,10 @@ async def playing(store: StoreDep, request: Request) -> list[dict[str, Any]]:
                     "over": bool(state.get("games") and state["games"][-1]["over"]),
                     "to_move": current.get("to_move"),
                     "trump": current.get("trump"),
-                    "camera": camera is not None and camera.frames > 0,
+                    # a camera films it: frames here lately, or its recent plays are the
+                    # camera's (posted by another worker's camera)
+                    "camera": (camera is not None and camera.seen_lately())
+                    or "camera" in snap.actors[-8:],
                 }  # fmt: skip
             )
         out.sort(key=lambda r: -r["seq"])
