@@ -140,6 +140,8 @@ class Track:
     """Where it lay when it became still: slow drift (a hand hesitating) is not stillness."""
     look: np.ndarray | None = None
     """Its latest upright warp."""
+    recent: list[np.ndarray] = field(default_factory=list)
+    """Its last few upright warps (a candidate's)."""
     unseen_since: float = math.inf
 
     def __post_init__(self) -> None:
@@ -160,8 +162,11 @@ class Track:
 
 
 STILL = 0.06
-"""A card whose corners shifted by more than this fraction of its size since it became still
-is moving (a hand drifting with it), not lying."""
+"""A card whose middle moved by this fraction of its size since the last look is moving."""
+
+DRIFT = 0.045
+"""A card whose middle moved by this fraction of its size since it was first seen still is
+drifting (a hand holding it over the table, or the card gliding to rest), not lying."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,8 @@ class CardTracker:
         self.tracks: list[Track] = []
         self.next_id = 0
         self.last_detection = -math.inf
+        self.seen_now: set[int] = set()
+        """The tracks found in place (or slid a little, looking the same) in the last look."""
 
     def live(self) -> list[Track]:
         return [t for t in self.tracks if t.status in ("candidate", "present")]
@@ -289,6 +296,7 @@ class CardTracker:
         arrived: list[Track] = []
         left: list[Track] = []
         seen = {live[k].id for k in matched}
+        self.seen_now = seen
         for k, tr in enumerate(live):
             i = matched.get(k)
             if tr.status == "candidate":
@@ -304,9 +312,12 @@ class CardTracker:
                     tr.steady_since, tr.sightings, tr.anchor = t, 1, np.asarray(quads[i])
                     tr.crops = [crops[i]]  # its first look lying still (not sliding in)
                 tr.quad, tr.last_seen, tr.look, tr.unseen_since = quads[i], t, crops[i], math.inf
+                tr.recent = [*tr.recent[-2:], crops[i]]
                 if tr.sightings >= 2 and t - tr.steady_since >= times.rest_s - 1e-6:
                     tr.status = "present"
-                    tr.crops = [*tr.crops[:1], crops[i]]
+                    # its looks while lying still: the first one only if it is this card too
+                    first = [c for c in tr.crops[:1] if same_card(c, crops[i])]
+                    tr.crops = [*first, crops[i]]
                     arrived.append(tr)
                 continue
             if k in slid:
@@ -392,12 +403,17 @@ class CardTracker:
             return False
         # the middle is where a card lies; its corners wobble a little from find to find (a
         # card partly under another is outlined now whole, now from its corner)
-        if _moved_by(tr.quad, quad) >= STILL or _moved_by(tr.anchor, quad) >= STILL * 1.5:
+        # a card drifting with a hand, or gliding to rest, keeps going one way: away from
+        # where it was first seen still; a lying card's outline only wobbles about its place
+        if _moved_by(tr.quad, quad) >= STILL or _moved_by(tr.anchor, quad) >= DRIFT:
             return False
         if not _shifted(tr.quad, quad, 3 * STILL) and same_card(tr.look, crop):
             return True
-        # exactly where it lay, though its outline or look flickers (partly covered)
-        return _moved_by(tr.anchor, quad) < STILL / 2
+        # exactly where it lay, though its outline flickers (partly covered: outlined now
+        # whole, now from its corner) and with it its look: like one of its recent looks
+        return _moved_by(tr.anchor, quad) < STILL / 2 and any(
+            same_card(c, crop, 0.8) for c in tr.recent
+        )
 
 
 def _moved_by(a: np.ndarray, b: np.ndarray) -> float:

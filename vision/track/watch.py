@@ -392,11 +392,25 @@ class Watcher:
                 self.fixture_tracks.add(tr.id)
                 text = f"{fx}, the face-up card of the deal, is in view again (it reads as {card})"
                 return [WatchEvent("note", t, text=text)]
-        live = {x.id for x in self.tracker.live()}
+        # a play whose card is still followed, and was found where it lay, is not this card;
+        # one followed but not found (moved: pushed, or swept together) may be
+        here_now = self.tracker.seen_now
+        done, _ = self.log.tricks()
         for play in reversed(self.log.plays):
-            if play.missed or play.track_id in live:
+            if play.missed or play.track_id in here_now or play.track_id == tr.id:
                 continue
             looks_same = same_card(play.crop, tr.crops[0])
+            now = self.log.cards()[play.index][1]
+            sweeping = play.trick == len(done) and play.trick > self.gathered
+            if sweeping and card in (play.card, now) and probs[best] >= 0.8:
+                # the last trick, complete, being gathered: its cards pushed together lie
+                # still a moment, reading as what they are; not new plays
+                self._link(play, tr)
+                return [
+                    WatchEvent(
+                        "note", t, text=f"{play.card} (play {play.index + 1}) is being gathered"
+                    )
+                ]
             if play.trick <= self.gathered:
                 if moved(play.quad, tr.quad) or not looks_same:
                     continue
@@ -416,14 +430,21 @@ class Watcher:
                         continue
                 elif not (named or looks_same or not moved(play.quad, tr.quad)):
                     continue
-            self.play_of_track[tr.id] = play.index
-            play.track_id = tr.id
+            self._link(play, tr)
             text = f"{play.card} (play {play.index + 1}) is in view again"
             if play.trick <= self.gathered:  # it was covered, not gathered
                 self.gathered = play.trick - 1
                 text += f": trick {play.trick} is still on the table"
             return [WatchEvent("note", t, text=text)]
         return None
+
+    def _link(self, play: PlayEvent, tr: Track) -> None:
+        """``tr`` is ``play``'s card: its earlier track, if still followed, is let go."""
+        for old in self.tracker.live():
+            if old.id == play.track_id and old.id != tr.id:
+                old.status = "gone"
+        self.play_of_track[tr.id] = play.index
+        play.track_id = tr.id
 
     @staticmethod
     def _near(tr: Track, place: np.ndarray | None) -> bool:
