@@ -103,6 +103,23 @@ def intersect_sides(points: np.ndarray, dirs: np.ndarray) -> np.ndarray | None:
     return (p1 + t[:, None] * d1).astype(np.float32)
 
 
+def intersect_lines(
+    points: list[tuple[float, float]], dirs: list[tuple[float, float]]
+) -> np.ndarray | None:
+    """:func:`intersect_sides` on plain-Python points and directions (four of each): the
+    same quad, without numpy's per-call overhead on eight numbers."""
+    out = []
+    for i in range(4):
+        (p1x, p1y), (d1x, d1y) = points[i - 1], dirs[i - 1]
+        (p2x, p2y), (d2x, d2y) = points[i], dirs[i]
+        denom = d1x * d2y - d1y * d2x
+        if abs(denom) < 1e-3:
+            return None
+        t = ((p2x - p1x) * d2y - (p2y - p1y) * d2x) / denom
+        out.append((p1x + t * d1x, p1y + t * d1y))
+    return np.array(out, np.float32)
+
+
 def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbouring lines.
 
