@@ -193,3 +193,72 @@ def test_only_the_camera_page_may_use_the_camera(client: TestClient) -> None:
     assert "camera=(self)" in page.headers["permissions-policy"]
     for path in ("/", f"/tables/{table}", "/camera", "/api/tables"):
         assert client.get(path).headers["permissions-policy"].startswith("camera=()"), path
+
+
+def test_a_play_read_in_doubt_is_ruled_by_a_tap_as_a_correction(client: TestClient) -> None:
+    """The bundled hand's first trick read by its deck's own faces, the king of clubs made to
+    look nearly as much like the queen: the camera posts KC marked for confirmation (its two
+    candidates and crop kept as evidence; the table's state lists it awaiting). A person taps
+    QC: a ``correct`` event as the scorer's, the evidence ruled, nothing awaiting; the same
+    tap again changes nothing."""
+    import json
+
+    from service.camera import Cameras, ReaderVision
+    from vision.read.decode import LABELS
+    from vision.render.tablevideo import deck_reader
+
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
+    faces = deck_reader(truth["rendered"]["look"]["deck"])
+    kc, qc = LABELS.index("KC"), LABELS.index("QC")
+
+    def doubtful(crops: list[np.ndarray]) -> np.ndarray:
+        probs = np.array(faces(crops), np.float64)
+        for row in probs:
+            if int(np.argmax(row)) == kc:
+                row *= 0.02 / max(1e-9, row.sum() - row[kc])
+                row[kc], row[qc] = 0.52, 0.46
+        return probs
+
+    client.app.state.cameras = Cameras(vision=ReaderVision(doubtful))  # type: ignore[attr-defined]
+    table, token = new_table(client)
+    auth = bearer(token)
+    events = [{"type": "deal", "dealer": 0, "upcard": "9S"}]
+    events += [
+        {"type": "bid", "seat": s, "bid": b}
+        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
+    ]
+    for event in events:
+        assert (
+            client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
+        )
+    capture = cv2.VideoCapture(str(SAMPLE))
+    for i in range(95):  # the first trick rests by 8.5 s
+        ok, shot = capture.read()
+        assert ok
+        r = client.post(
+            f"/api/tables/{table}/frames",
+            files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
+            data={"t": str(i / 10)},
+            headers=auth,
+        )
+        assert r.status_code == 200, r.text
+    capture.release()
+    camera = client.get(f"/api/tables/{table}/camera").json()
+    asked = [p for p in camera["plays"] if p["ask"]]
+    assert [(p["index"], p["card"], p["candidates"]) for p in asked] == [(1, "KC", ["KC", "QC"])]
+    state = client.get(f"/api/tables/{table}").json()
+    [awaiting] = state["awaiting_confirmation"]
+    assert awaiting["card"] == "KC" and awaiting["candidates"] == ["KC", "QC"]
+    assert awaiting["crop_url"] and client.get(awaiting["crop_url"]).status_code == 200
+    body = {"deal": camera["deal"], "card": "QC"}
+    r = client.post(f"/api/tables/{table}/camera/plays/1", json=body, headers=auth)
+    assert r.status_code == 200, r.text
+    [fix] = r.json()["accepted"]
+    assert fix["actor"] == "scorer" and fix["event"]["type"] == "correct"
+    assert fix["event"]["seq"] == awaiting["seq"] and fix["event"]["event"]["card"] == "QC"
+    state = client.get(f"/api/tables/{table}").json()
+    assert state["current"]["tricks"][0]["cards"][1] == "QC"
+    assert state["awaiting_confirmation"] == []
+    assert not any(p["ask"] for p in r.json()["camera"]["plays"])
+    again = client.post(f"/api/tables/{table}/camera/plays/1", json=body, headers=auth)
+    assert again.status_code == 200 and again.json()["accepted"] == []
