@@ -227,6 +227,11 @@ def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Pat
 
             # trick 3 goes on as filmed: its next two cards land after the naming
             expect(page.locator("#trick .card")).to_have_count(3, timeout=WAIT_MS)
+            # the home page lists the table among those being played, filmed
+            spectators.goto(f"{server}/")
+            tile = spectators.locator(f'[data-playing="{table}"]')
+            expect(tile).to_contain_text("Missed", timeout=WAIT_MS)
+            expect(tile).to_contain_text("\U0001f4f7")
         finally:
             context.close()
             browser.close()
