@@ -33,6 +33,8 @@ examples:
   TRICKCAM_ORGANISER_PIN=... trickcam serve --db club.db      the PIN from the environment
   trickcam serve --db club.db --organiser-pin-file pin.txt    ... or from a file's first line
   trickcam serve --db postgresql://u:p@host/db --host 0.0.0.0 --port 8080 --workers 4
+  trickcam serve --db club.db --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem
+      https: a phone opens its camera only on a secure page (/camera, docs/camera.md)
   trickcam serve --db club.db --host 0.0.0.0 --workers 4 --proxy nginx   phones filming tables:
       nginx (apt-get install nginx) sends every request about a table to one worker
 

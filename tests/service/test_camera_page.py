@@ -137,6 +137,7 @@ def test_the_phone_films_the_bundled_hand_and_it_is_scored_as_its_record(
         finally:
             context.close()
             browser.close()
+            y4m.unlink()  # hundreds of megabytes
     assert now["hands"], f"the hand was not scored: {now['current']}"
     assert done == {"shot", "landscape", "offline"}
     fps = sorted(r for r in rates if r > 0)[len([r for r in rates if r > 0]) // 2]
@@ -235,6 +236,7 @@ def test_a_play_the_camera_missed_is_named_by_tapping(server: str, tmp_path: Pat
         finally:
             context.close()
             browser.close()
+            y4m.unlink()  # hundreds of megabytes
     now = state(server, table)["current"]
     assert [t["cards"] for t in now["tricks"]] == true["tricks"][:2]
     assert [p["card"] for p in now["trick"]] == true["tricks"][2][:3]
