@@ -127,6 +127,8 @@ class Watcher:
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
         self.size = (0, 0)
         self.frame_size = (0, 0)
+        self.frame: np.ndarray | None = None
+        """The last frame looked at (a calibrated plane: cards are read from it)."""
         self.detections = 0
         self.frames = 0
         self.gathered = 0
@@ -159,6 +161,7 @@ class Watcher:
                 partial = partial & ~corner
             quads, partial = quads[keep], partial[keep]
             crops = self._full_crops(image, quads)
+            self.frame = image
         events: list[WatchEvent] = []
         shift = self._camera_moved(quads, crops)
         if shift is not None:
@@ -231,6 +234,19 @@ class Watcher:
             [warp_ordered(image, self.view.to_image(np.asarray(q, np.float64))) for q in quads]
         )
 
+    def _nudged(self, tr: Track) -> list[np.ndarray]:
+        """More looks at a card that has just come to rest: its outline in the frame moved a
+        fraction of a pixel each way (a far card is a few dozen pixels: every look at its
+        index from a slightly different sampling is a little more evidence)."""
+        if self.view is None or self.frame is None:
+            return []
+        quad = self.view.to_image(np.asarray(tr.quad, np.float64).reshape(4, 2))
+        size = float(np.sqrt(abs(np.cross(quad[2] - quad[0], quad[3] - quad[1])) / 2))
+        step = max(0.5, 0.01 * size)
+        return [
+            warp_ordered(self.frame, quad + np.array(d) * step) for d in ((1, 0), (0, 1), (-1, -1))
+        ]
+
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Points where cards are followed (the view's pixels) in the frame's pixels."""
         return np.asarray(pts, np.float64) if self.view is None else self.view.to_image(pts)
@@ -282,7 +298,7 @@ class Watcher:
         return CARD_LABELS[best] != self.log.cards()[play.index][1]
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
-        views = list(self.reader(tr.crops))
+        views = list(self.reader([*tr.crops, *self._nudged(tr)]))
         # a blurred or half-covered look says little: the clear ones speak when there are any
         clear = [v for v in views if face_probability(v) >= 0.9 and float(np.max(v[:52])) >= 0.6]
         probs = combine(clear or views)
