@@ -5,6 +5,7 @@ outside it). numpy + OpenCV only."""
 from __future__ import annotations
 
 import math
+from array import array
 
 import cv2
 import numpy as np
@@ -120,6 +121,32 @@ def intersect_lines(
     return np.array(out, np.float32)
 
 
+_F32_006, _F32_015, _F32_085 = (float(np.float32(v)) for v in (0.06, 0.15, 0.85))
+
+
+def _f32(values: list[float]) -> list[float]:
+    """``values`` rounded to float32, as numpy's float32 arithmetic and OpenCV's float
+    outputs round them."""
+    return array("f", values).tolist()
+
+
+def _line_fits(sums: list[list[float]]) -> list[tuple[float, float, float, float] | None]:
+    """``cv2.fitLine(points, DIST_L2, ...)`` from each side's point sums (count, x, y, x^2,
+    x y, y^2): (vx, vy, x0, y0), or None below five points. OpenCV's arithmetic (its sums
+    of integer pixel coordinates are exact in any order), without a call per side."""
+    fits: list[tuple[float, float, float, float] | None] = []
+    for count, sx, sy, sxx, sxy, syy in sums:
+        if count < 5:
+            fits.append(None)
+            continue
+        x, y = sx / count, sy / count
+        dx2, dy2, dxy = sxx / count - x * x, syy / count - y * y, sxy / count - x * y
+        t = _f32([math.atan2(2 * dxy, dx2 - dy2)])[0] / 2
+        vx, vy, x0, y0 = _f32([math.cos(t), math.sin(t), x, y])
+        fits.append((vx, vy, x0, y0))
+    return fits
+
+
 def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbouring lines.
 
@@ -127,41 +154,65 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarra
     corners inwards. ``grow`` pushes every side outward by that many pixels (to undo a mask
     eroded by the edge band).
     """
-    pts = contour.reshape(-1, 2).astype(np.float32)
+    # (Speed: called for most candidate regions; the per-side arithmetic is plain Python
+    # and the four line fits one matrix product, where numpy's per-call overhead on 4 x 2
+    # arrays used to dominate.)
+    pts = contour.reshape(-1, 2)
     if len(pts) > 400:
         pts = pts[:: len(pts) // 200]
-    centre = quad.mean(axis=0)
-    ab = quad[NEXT] - quad
-    lengths = np.hypot(ab[:, 0], ab[:, 1])
-    if lengths.min() < 4:
+    corners = quad.tolist()
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    # per side, in float32 as numpy computes it: which outline points lie along a side is
+    # decided to the last bit as with float32 arrays (a point on a limit changes a fit)
+    ux = _f32([xs[j] - xs[i] for i, j in enumerate(NEXT_I)])
+    uy = _f32([ys[j] - ys[i] for i, j in enumerate(NEXT_I)])
+    lengths = _f32([math.hypot(x, y) for x, y in zip(ux, uy, strict=True)])
+    if min(lengths) < 4:
         return quad
-    d = ab / lengths[:, None]
-    # along and across each side, per outline point: 4 x P (x and y apart: a reduction over
-    # an axis of 2 costs more than the arithmetic)
-    rx = pts[None, :, 0] - quad[:, 0, None]
-    ry = pts[None, :, 1] - quad[:, 1, None]
-    along = rx * d[:, 0, None] + ry * d[:, 1, None]
-    across = ry * d[:, 0, None] - rx * d[:, 1, None]
-    tol = np.maximum(3.0, 0.06 * lengths)[:, None]
-    lo, hi = 0.15 * lengths[:, None], 0.85 * lengths[:, None]
-    near = (np.abs(across) < tol) & (along > lo) & (along < hi)
-    points = np.empty((4, 2), np.float32)
-    dirs = np.empty((4, 2), np.float32)
-    for i in range(4):
-        sel = pts[near[i]]
-        if len(sel) < 5:
-            points[i], dirs[i] = quad[i], d[i]
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        dirs[i] = (vx, vy)
-        points[i] = (x0, y0)
-    normals = np.stack([-dirs[:, 1], dirs[:, 0]], axis=1)
-    outward = np.sign(((points - centre) * normals).sum(-1))[:, None]
-    points = points + grow * outward * normals
-    out = intersect_sides(points, dirs)
+    dx = _f32([x / v for x, v in zip(ux, lengths, strict=True)])
+    dy = _f32([y / v for y, v in zip(uy, lengths, strict=True)])
+    tol = [max(3.0, v) for v in _f32([_F32_006 * v for v in lengths])]
+    lo = _f32([_F32_015 * v for v in lengths])
+    hi = _f32([_F32_085 * v for v in lengths])
+    # 8 x P rows (along side 0, across side 0, along side 1, ...): along = rx dx + ry dy
+    # and across = rx (-dy) + ry dx, (rx, ry) the point less the side's start; a point is
+    # on side i when lo < along < hi and -tol < across < tol
+    rows = np.array(
+        [
+            (xs[i], ys[i], dx[i], dy[i], lo[i], hi[i], xs[i], ys[i], -dy[i], dx[i], -tol[i], tol[i])
+            for i in range(4)
+        ],
+        np.float32,
+    ).reshape(8, 6)
+    px, py = pts.T.astype(np.float32)
+    value = (px - rows[:, 0:1]) * rows[:, 2:3] + (py - rows[:, 1:2]) * rows[:, 3:4]
+    inside = (value > rows[:, 4:5]) & (value < rows[:, 5:6])
+    near = inside[0::2] & inside[1::2]  # 4 x P
+    # each side's point sums (count, x, y, x^2, x y, y^2) at once, for its line fit
+    x, y = pts.T.astype(np.float64)
+    feats = np.empty((6, len(x)))
+    feats[0] = 1.0
+    feats[1] = x
+    feats[2] = y
+    np.multiply(x, x, out=feats[3])
+    np.multiply(x, y, out=feats[4])
+    np.multiply(y, y, out=feats[5])
+    fits = _line_fits((near.astype(np.float64) @ feats.T).tolist())
+    cx, cy = sum(xs) / 4, sum(ys) / 4
+    points, lines = [], []
+    for i, fit in enumerate(fits):
+        # a side with too few points keeps its place and direction
+        vx, vy = (dx[i], dy[i]) if fit is None else fit[:2]
+        x0, y0 = corners[i] if fit is None else fit[2:]
+        # pushed outward (away from the quad's centre) by grow
+        side = (x0 - cx) * -vy + (y0 - cy) * vx
+        push = grow * ((side > 0) - (side < 0))
+        points.append((x0 - push * vy, y0 + push * vx))
+        lines.append((vx, vy))
+    out = intersect_lines(points, lines)
     if out is None:
         return quad
-    if np.abs(out - quad).max() > 0.25 * np.sqrt(quad_area(quad)) + abs(grow):
+    if float(np.abs(out - quad).max()) > 0.25 * math.sqrt(quad_area(quad)) + abs(grow):
         return quad
     return out
 
