@@ -164,7 +164,7 @@ class Track:
 STILL = 0.06
 """A card whose middle moved by this fraction of its size since the last look is moving."""
 
-DRIFT = 0.045
+DRIFT = 0.09
 """A card whose middle moved by this fraction of its size since it was first seen still is
 drifting (a hand holding it over the table, or the card gliding to rest), not lying."""
 
