@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -98,10 +99,10 @@ class Candidate:
 
 def _rough_key(rough: np.ndarray, grow: float) -> tuple[float, float, float]:
     """(centre x, centre y, area) of a rough quad once its mask's inset (``grow``) is undone."""
-    pts = rough.tolist()
-    perimeter = sum(math.dist(pts[i - 1], pts[i]) for i in range(4))
-    cx = sum(p[0] for p in pts) / 4
-    cy = sum(p[1] for p in pts) / 4
+    p0, p1, p2, p3 = pts = rough.tolist()
+    perimeter = math.dist(p3, p0) + math.dist(p0, p1) + math.dist(p1, p2) + math.dist(p2, p3)
+    cx = (pts[0][0] + pts[1][0] + pts[2][0] + pts[3][0]) / 4
+    cy = (pts[0][1] + pts[1][1] + pts[2][1] + pts[3][1]) / 4
     return cx, cy, quad_area(rough) + grow * perimeter
 
 
@@ -119,7 +120,7 @@ def _seen(key: tuple[float, float, float], seen: list[tuple[float, float, float]
 class Work:
     """The downscaled frame and what candidates are taken from and checked against."""
 
-    masks: list[tuple[np.ndarray, float, int]]  # (mask, grow, contour retrieval mode)
+    masks: list[tuple[np.ndarray | None, float, int]]  # (mask, grow, contour retrieval)
     edges: np.ndarray  # per-pixel min of B, G, R, blurred: what borders are sought in
     paper: float  # the brightness (Otsu) that separates paper from table in ``edges``
     holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
@@ -157,6 +158,46 @@ def iou(a: np.ndarray, b: np.ndarray, area_a: float) -> float:
     return float(inter) / (area_a + quad_area(b) - float(inter) + 1e-6)
 
 
+class Done(NamedTuple):
+    """A card an earlier mask gave, snapped onto its border all round (see SAME_CARD), with
+    what bounds its overlap with another quad cheaply."""
+
+    quad: np.ndarray
+    area: float
+    box: tuple[float, float, float, float]  # x min, y min, x max, y max
+
+
+def _box(quad: np.ndarray) -> tuple[float, float, float, float]:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    return min(x0, x1, x2, x3), min(y0, y1, y2, y3), max(x0, x1, x2, x3), max(y0, y1, y2, y3)
+
+
+def done_card(quad: np.ndarray) -> Done:
+    return Done(quad, quad_area(quad), _box(quad))
+
+
+def _is_done(quad: np.ndarray, area: float, done: list[Done]) -> bool:
+    """True when ``quad`` (of ``area``) shares more than SAME_CARD (intersection over union)
+    with a card in ``done``. The overlap is at most the smaller area and the overlap of the
+    bounding boxes: only where that bound could pass is the exact overlap computed (most
+    cards lie elsewhere)."""
+    if not done:
+        return False
+    bx0, by0, bx1, by1 = _box(quad)
+    for d in done:
+        x0, y0, x1, y1 = d.box
+        w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
+        if w <= 0 or h <= 0:
+            continue
+        most = min(area, d.area, w * h) * 1.001  # (margin for the exact overlap's rounding)
+        if most / (area + d.area - most + 1e-6) <= SAME_CARD:
+            continue
+        inter = float(cv2.intersectConvexConvex(quad, d.quad)[0])
+        if inter / (area + d.area - inter + 1e-6) > SAME_CARD:
+            return True
+    return False
+
+
 def _candidate(
     quad: np.ndarray,
     work: Work,
@@ -166,7 +207,7 @@ def _candidate(
     min_area: float,
     max_area: float,
     seen: list[tuple[float, float, float]],
-    done: list[np.ndarray],
+    done: list[Done],
     penalty: float,
 ) -> Candidate | None:
     """The card a region's rough ``quad`` fits, checked (cheap checks first: most regions
@@ -179,13 +220,13 @@ def _candidate(
     key = _rough_key(quad, grow_k)
     if not quad_shape(quad)[1] or _seen(key, seen):
         return None
-    if any(iou(quad, q, rough) > SAME_CARD for q in done):
+    if _is_done(quad, rough, done):
         return None  # an earlier mask's card, already snapped onto its border
     quad = refine_quad(quad, contour, grow_k)
     area = quad_area(quad)
     if area < 0.8 * min_area or area > max_area:
         return None
-    if any(iou(quad, q, area) > SAME_CARD for q in done):
+    if _is_done(quad, area, done):
         return None
     aspect, ok = quad_shape(quad)
     if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
@@ -201,7 +242,7 @@ def _candidate(
         return None
     seen.append(key)
     if card[2].min() >= 0.9:
-        done.append(card[0])  # a card well on its border all round
+        done.append(done_card(card[0]))  # a card well on its border all round
     x, y, bw, bh = cv2.boundingRect(contour)
     at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     return Candidate(
@@ -217,36 +258,50 @@ def _candidate(
     )
 
 
+def _shortest(min_area: float) -> int:
+    """Fewest outline points of a region of ``min_area`` (0.7 of it: the rough fit's slack):
+    an outline of n pixels encloses at most n^2 / (4 pi)."""
+    return int(np.sqrt(4 * np.pi * 0.7 * min_area))
+
+
 def candidates_from_mask(
     work: Work,
     k: int,
     min_area: float,
     max_area: float,
     seen: list[tuple[float, float, float]],
-    done: list[np.ndarray],
+    done: list[Done],
     penalty: float = 0.0,
 ) -> list[Candidate]:
     """Card candidates from mask ``k`` of ``work``. ``seen`` (rough quads) and ``done``
     (fitted and snapped quads) record the cards earlier masks gave, to skip refitting them."""
     mask, grow, retrieve = work.masks[k]
+    if mask is None:
+        return []  # nothing there (see rest_masks)
     contours, hierarchy = cv2.findContours(mask, retrieve, cv2.CHAIN_APPROX_NONE)
     found: list[Candidate] = []
     # an outline of n pixels encloses at most n^2 / (4 pi): skip the many small ones cheaply
-    shortest = int(np.sqrt(4 * np.pi * 0.7 * min_area))
+    shortest = _shortest(min_area)
     if k == 0:
         work.blobs.extend(contours)  # for the cards hidden in fans (vision.detect.fans)
-    if retrieve == cv2.RETR_CCOMP:
+    holes = retrieve == cv2.RETR_CCOMP
+    parents = hierarchy[0][:, 3].tolist() if holes and contours else []
+    if holes:
         # things lying on the table: kept to look again where cards touch (see rest_masks)
         work.holes.extend(
-            c for i, c in enumerate(contours) if len(c) >= shortest and hierarchy[0][i][3] >= 0
+            c for c, up in zip(contours, parents, strict=True) if up >= 0 and len(c) >= shortest
         )
-        outer = [c for i, c in enumerate(contours) if hierarchy[0][i][3] < 0]
+        # the table: the largest region. Only its outline is used, and only when it covers
+        # TABLE_SHARE of the frame: an outline of n points (steps of at most sqrt 2 px)
+        # encloses at most n^2 / (2 pi), so only the long outlines can be that
+        longest = math.sqrt(2 * math.pi * TABLE_SHARE * mask.size) - 1
+        outer = [c for c, up in zip(contours, parents, strict=True) if up < 0 and len(c) >= longest]
         if outer:
             work.table.append(max(outer, key=cv2.contourArea))
     for j in [i for i, c in enumerate(contours) if len(c) >= shortest]:
         contour = contours[j]
         # a hole's outline runs outside the edge band around it: shrink instead of grow
-        grow_k = -grow if hierarchy[0][j][3] >= 0 and retrieve == cv2.RETR_CCOMP else grow
+        grow_k = -grow if holes and parents[j] >= 0 else grow
         region = float(cv2.contourArea(contour))
         if region < 0.7 * min_area or region > max_area:
             continue
@@ -289,23 +344,44 @@ def make_work(small: np.ndarray) -> Work:
     return Work(masks, minc, float(paper))
 
 
-def _without(mask: np.ndarray, cands: list[Candidate]) -> np.ndarray:
-    """``mask`` with the cards found so far (grown a little) cleared."""
-    for c in cands:
-        centre = c.quad.mean(axis=0)
-        grown = centre + (c.quad - centre) * 1.06
-        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+def _grown(cands: list[Candidate]) -> list[np.ndarray]:
+    """The cards found so far, each grown a little (6 %) about its centre, in whole pixels:
+    what :func:`_without` clears."""
+    if not cands:
+        return []
+    quads = np.stack([c.quad for c in cands])
+    centre = quads.mean(axis=1, keepdims=True)
+    return list(np.round(centre + (quads - centre) * 1.06).astype(np.int32))
+
+
+def _without(mask: np.ndarray, grown: list[np.ndarray]) -> np.ndarray:
+    """``mask`` with the cards found so far (``grown``: see :func:`_grown`) cleared."""
+    for poly in grown:
+        cv2.fillConvexPoly(mask, poly, 0)
     return mask
 
 
-def rest_masks(work: Work, cands: list[Candidate]) -> list[tuple[np.ndarray, float, int]]:
+def _unless_empty(mask: np.ndarray, shortest: int) -> np.ndarray | None:
+    """``mask``, or None when it holds no outline of ``shortest`` points: no outline passes
+    through a pixel more than 8 times, so fewer than ``shortest / 8`` pixels hold none (the
+    usual case once the cards are cleared; what is skipped then gives no candidate)."""
+    return mask if 8 * cv2.countNonZero(mask) >= shortest else None
+
+
+def rest_masks(
+    work: Work, cands: list[Candidate], min_area: float
+) -> list[tuple[np.ndarray | None, float, int]]:
     """Two last masks, where the others found no card (coarse: see COARSE_PENALTY): the cut
     mask eroded, which cuts the wider necks (glare merging into a card's edge); and what lies
     on the table (the flat mask's holes, and on a plain table all outside the table's outline:
     cards joined to one reaching out of the frame) less the cards found, which leaves a card
-    touching another (a court card, whose busy picture no other mask outlines whole)."""
-    eroded = cv2.erode(_without(work.masks[1][0].copy(), cands), ERODE_KERNEL)
-    things = np.zeros_like(eroded)
+    touching another (a court card, whose busy picture no other mask outlines whole). A mask
+    with too little left for any card outline is None (nothing to search)."""
+    shortest = _shortest(min_area)
+    grown = _grown(cands)
+    left = _unless_empty(_without(work.masks[1][0].copy(), grown), shortest)
+    eroded = None if left is None else cv2.erode(left, ERODE_KERNEL)
+    things = np.zeros_like(work.masks[0][0])
     if work.holes:
         cv2.drawContours(things, work.holes, -1, 255, cv2.FILLED)
     if work.table and cv2.contourArea(work.table[0]) > TABLE_SHARE * things.size:
@@ -314,6 +390,11 @@ def rest_masks(work: Work, cands: list[Candidate]) -> list[tuple[np.ndarray, flo
         outside = np.full_like(things, 255)
         cv2.drawContours(outside, work.table, -1, 0, cv2.FILLED)
         things = cv2.bitwise_or(things, outside)
+    kept: np.ndarray | None = things
     if work.holes or work.table:
-        things = cv2.morphologyEx(_without(things, cands), cv2.MORPH_OPEN, ERODE_KERNEL)
-    return [(eroded, 5.0, cv2.RETR_EXTERNAL), (things, -1.5, cv2.RETR_EXTERNAL)]
+        kept = _unless_empty(_without(things, grown), shortest)
+        if kept is not None:
+            kept = cv2.morphologyEx(kept, cv2.MORPH_OPEN, ERODE_KERNEL)
+    else:
+        kept = _unless_empty(things, shortest)
+    return [(eroded, 5.0, cv2.RETR_EXTERNAL), (kept, -1.5, cv2.RETR_EXTERNAL)]

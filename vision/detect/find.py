@@ -48,6 +48,7 @@ import numpy as np
 from vision.detect.candidates import (
     COARSE_PENALTY,
     Candidate,
+    Done,
     Work,
     candidates_from_mask,
     card_from,
@@ -287,11 +288,11 @@ def find_quads(
     max_area = MAX_AREA_FRACTION * sh * sw
     cands: list[Candidate] = []
     seen: list[tuple[float, float, float]] = []
-    done: list[np.ndarray] = []
+    done: list[Done] = []
     work = make_work(small)
     for k in range(len(work.masks)):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
-    work.masks.extend(rest_masks(work, cands))
+    work.masks.extend(rest_masks(work, cands, min_area))
     for k in (3, 4):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
     chosen = _select(cands, work, min_area)

@@ -219,30 +219,32 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarra
 
 def quad_shape(quad: np.ndarray) -> tuple[float, bool]:
     """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides.
-    (Plain Python on the eight numbers: called for every candidate region, and numpy's
-    per-call overhead dwarfs the arithmetic on a 4 x 2 array.)"""
+    (Plain, unrolled Python on the eight numbers: called for every candidate region, and
+    numpy's per-call overhead, or even a Python loop's, dwarfs the arithmetic.)"""
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
-    xs, ys = (x0, x1, x2, x3), (y0, y1, y2, y3)
-    nx = [xs[NEXT_I[i]] - xs[i] for i in range(4)]  # side i: corner i -> i+1
-    ny = [ys[NEXT_I[i]] - ys[i] for i in range(4)]
-    sides = [math.hypot(nx[i], ny[i]) for i in range(4)]
-    if min(sides) < 4:
+    # side i runs from corner i to corner i + 1: a, b, c, d
+    ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+    cx, cy, dx, dy = x3 - x2, y3 - y2, x0 - x3, y0 - y3
+    s0, s1, s2, s3 = math.hypot(ax, ay), math.hypot(bx, by), math.hypot(cx, cy), math.hypot(dx, dy)
+    if s0 < 4 or s1 < 4 or s2 < 4 or s3 < 4:
         return 0.0, False
-    # the previous side reversed leaves corner i: (-nx[i-1], -ny[i-1])
-    cross = [ny[i - 1] * nx[i] - nx[i - 1] * ny[i] for i in range(4)]
-    if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):  # not convex
+    # at corner i the previous side turns into side i: all turns one way round (convex)
+    c0, c1, c2, c3 = dy * ax - dx * ay, ay * bx - ax * by, by * cx - bx * cy, cy * dx - cx * dy
+    if not ((c0 > 0 and c1 > 0 and c2 > 0 and c3 > 0) or (c0 < 0 and c1 < 0 and c2 < 0 and c3 < 0)):
         return 0.0, False
     # opposite sides of a card under moderate perspective stay within a factor ~1.6
-    if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
+    if s0 > 1.6 * s2 or s2 > 1.6 * s0 or s1 > 1.6 * s3 or s3 > 1.6 * s1:
         return 0.0, False
-    if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
+    # a corner angle outside ~41..139 degrees (|cos| > 0.75)
+    if (
+        abs(-(ax * dx + ay * dy) / (s0 * s3 + 1e-6)) > 0.75
+        or abs(-(bx * ax + by * ay) / (s1 * s0 + 1e-6)) > 0.75
+        or abs(-(cx * bx + cy * by) / (s2 * s1 + 1e-6)) > 0.75
+        or abs(-(dx * cx + dy * cy) / (s3 * s2 + 1e-6)) > 0.75
+    ):
         return 0.0, False
-    for i in range(4):
-        cos = -(nx[i] * nx[i - 1] + ny[i] * ny[i - 1]) / (sides[i] * sides[i - 1] + 1e-6)
-        if abs(cos) > 0.75:  # a corner angle outside ~41..139 degrees
-            return 0.0, False
-    pair_a = (sides[0] + sides[2]) / 2
-    pair_b = (sides[1] + sides[3]) / 2
+    pair_a = (s0 + s2) / 2
+    pair_b = (s1 + s3) / 2
     return min(pair_a, pair_b) / max(pair_a, pair_b), True
 
 
