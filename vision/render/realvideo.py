@@ -9,7 +9,7 @@ balance drift, glare), noise, the camera's shake and bump, and compression. The 
 exact: each play's seat, card and the time its card came to rest, from the staging
 (:mod:`vision.render.tablestage`), never from the pictures.
 
-Beside ``OUT.mp4`` go ``OUT.json`` (the truth, as :func:`vision.render.tablevideo.save_truth`
+Beside ``OUT.mp4`` go ``OUT.json`` (the truth, as :func:`vision.render.truth.save_truth`
 writes it) and ``OUT.setup.png``: the same camera before the deal, one card in front of each
 player, for ``trickcam calibrate``.
 """
@@ -416,7 +416,7 @@ def render_level_hand(
     truth) and ``out``.setup.png (the calibration frame). Returns the truth. ``video=False``
     writes the setup frame and the truth only (calibration tests); ``tricks`` stages only the
     hand's first tricks (short test videos: the record then holds those tricks only)."""
-    from vision.render.tablevideo import save_truth
+    from vision.render.truth import save_truth
 
     level = LEVELS[level_name]
     rng = random.Random(seed)

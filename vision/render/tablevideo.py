@@ -15,7 +15,6 @@ Cards come from the rendered aisleriot decks (:mod:`vision.render.decks`), table
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from vision.render.deckreader import deck_reader
 from vision.render.decks import HELDOUT, list_decks, load_deck
 from vision.render.handstage import STAGERS, StagedHand
 from vision.render.scene import card_quad, paste_card
+from vision.render.truth import load_truth, save_truth
 
 SKIN_TONES = ((120, 150, 205), (95, 125, 180), (70, 95, 150), (50, 70, 110), (140, 170, 220))
 
@@ -435,22 +435,6 @@ def render_hand(
     }
     save_truth(truth, out.with_suffix(".json"))
     return truth
-
-
-def save_truth(truth: dict[str, object], path: Path) -> None:
-    """Write the truth as the hand record itself (``trickcam score`` reads it as it is) with
-    everything else under ``"rendered"`` (record readers ignore keys they do not know)."""
-    record = truth["record"]
-    assert isinstance(record, dict)
-    rendered = {k: v for k, v in truth.items() if k != "record"}
-    path.write_text(json.dumps({**record, "rendered": rendered}, indent=1) + "\n", encoding="utf-8")
-
-
-def load_truth(path: Path) -> dict[str, object]:
-    """The truth :func:`render_hand` returned, read back from its JSON file."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    rendered = data.pop("rendered")
-    return {"record": data, **rendered}
 
 
 __all__ = ["STAGERS", "StagedHand", "deck_reader", "load_truth", "render_hand", "save_truth"]

@@ -243,7 +243,7 @@ def choose_setup(quads: list[np.ndarray], players: int) -> tuple[list[int], Plan
         angles = sorted(math.atan2(y, x) for x, y in c)
         gaps = np.diff([*angles, angles[0] + 2 * math.pi])
         spread = float(gaps.max()) / (2 * math.pi / players)  # 1: evenly round the middle
-        score = fit.rms + 3.0 * max(0.0, spread - 1.6)
+        score = fit.rms + 3.0 * max(0.0, spread - 1.6) + 2.0 * max(0.0, fit.rms - 1.5)
         if best is None or score < best[0]:
             best = (score, list(combo), fit)
     if best is None:
@@ -342,10 +342,18 @@ def calibrate_frame(
         # far cards are too small for the detector in the whole frame, and too oblique to
         # tell their long side: look again at the plane seen from above, where every card is
         # the same size and shape
-        try:
-            _, fit = choose_setup(found.quads, min(players, len(found.quads)))
-        except ValueError:
-            fit = None
+        # (from the cards that agree best: a held card or a hand taken for a card would
+        # bend the plane; with all the players' cards found, one may be left out)
+        n = len(found.quads)
+        sizes = [min(players, n)] + ([n - 1] if n >= 3 and n <= players else [])
+        fit = None
+        for k in sizes:
+            try:
+                _, candidate = choose_setup(found.quads, k)
+            except ValueError:
+                continue
+            if fit is None or candidate.rms < 0.5 * fit.rms:
+                fit = candidate
         if fit is not None:
             cards = _merge(_rectified_finds(frame, fit, detect), found)
     quads = _faces(cards, is_face)

@@ -142,29 +142,23 @@ def targets(
     yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
     for p, r, width, height, vis in kps:
         cx, cy = p[0] / STRIDE - 0.5, p[1] / STRIDE - 0.5
-        if not (-1 <= cx < gw + 1 and -1 <= cy < gh + 1):
+        ix, iy = int(round(cx)), int(round(cy))
+        if vis < HALF_VISIBLE or not (0 <= ix < gw and 0 <= iy < gh):
             continue
+        # the bump peaks at exactly 1 on the corner's own cell (the focal loss's positives);
+        # the offset from that cell's centre to the point is regressed
         sigma = max(0.7, 0.05 * width / STRIDE)
-        bump = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))
-        if vis < HALF_VISIBLE:
-            continue
+        bump = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
         if vis < VISIBLE:
             ignore = np.maximum(ignore, (bump > 0.1).astype(np.float32))
             continue
         heat = np.maximum(heat, bump)
-        ix, iy = int(round(cx)), int(round(cy))
+        value = (r[0], r[1], math.log(width / STRIDE), math.log(height / STRIDE))
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
                 x, y = ix + dx, iy + dy
                 if 0 <= x < gw and 0 <= y < gh and bump[y, x] > 0.3:
-                    reg[:, y, x] = (
-                        r[0],
-                        r[1],
-                        math.log(width / STRIDE),
-                        math.log(height / STRIDE),
-                        cx - x,
-                        cy - y,
-                    )
+                    reg[:, y, x] = (*value, cx - x, cy - y)
                     mask[y, x] = 1.0 if (dx, dy) == (0, 0) else 0.5
     ignore[heat > 0.1] = 0
     return {"heat": heat, "ignore": ignore, "reg": reg, "mask": mask}
