@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,7 +38,8 @@ examples:
       --out hand.json --annotate seen.mp4
   trickcam watch --game clag --players 5 --round 3 --dealer 2 --trump-card 7H \\
       --contracts 1,0,2,0,1 --source frames/ --fps 4 --out round.json
-  trickcam watch ... --post http://localhost:8000/api/tables/T1 --token SCORER_TOKEN
+  trickcam watch ... --post http://localhost:8000/api/tables/T1 --token-file ~/.t1-token
+      (or TRICKCAM_TOKEN=... in the environment; --token TOKEN shows it to every 'ps')
   trickcam watch ... --correct 7=QH      a person corrects play 7 (0-based): an event, replayed
   trickcam watch --game clag --round 12 ... --name 7=AS   play 7, a wild two, names AS
 """
@@ -88,7 +90,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--table", type=Path, help="table file from 'trickcam calibrate'")
     p.add_argument("--annotate", type=Path, help="write the annotated video here (mp4)")
     p.add_argument("--post", metavar="URL", help="a table of 'trickcam serve': .../api/tables/ID")
-    p.add_argument("--token", help="the table's scorer token (with --post)")
+    p.add_argument("--token", help="the table's scorer token (with --post); visible to other "
+                   "users of this machine in 'ps': prefer --token-file or TRICKCAM_TOKEN")  # fmt: skip
+    p.add_argument("--token-file", type=Path, metavar="PATH",
+                   help="read the scorer token from this file (its first line)")  # fmt: skip
     p.add_argument("--evidence", type=Path, help="write each play's card image to this folder")
     p.add_argument("--correct", action="append", default=[], metavar="N=CARD",
                    help="play N (0-based) was CARD: a correction event (repeatable)")  # fmt: skip
@@ -153,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = spec_from_args(args)
         geometry = TableGeometry.load(args.table) if args.table else None
+        args.token = scorer_token(args)
         corrections = [_correction(c) for c in args.correct]
         names = [_correction(c, "--name") for c in args.names]
         if names and not spec.wild_twos:
@@ -175,6 +181,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickcam watch: {exc}", file=sys.stderr)
         return 2
     return loop(args, spec, watcher, source, corrections, names)
+
+
+def scorer_token(args: argparse.Namespace) -> str | None:
+    """The scorer token from --token, --token-file or $TRICKCAM_TOKEN (in that order); with
+    --post one of them is required, and a file that cannot be read is a clear error."""
+    if args.token and args.token_file:
+        raise ValueError("give the token once: --token or --token-file, not both")
+    token = args.token
+    if args.token_file:
+        try:
+            lines = args.token_file.expanduser().read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"--token-file {args.token_file}: cannot read it ({exc})") from exc
+        token = lines[0].strip() if lines else ""
+        if not token:
+            raise ValueError(f"--token-file {args.token_file}: the file is empty")
+    if not token:
+        token = os.environ.get("TRICKCAM_TOKEN", "").strip() or None
+    if args.post and not token:
+        raise ValueError(
+            "--post needs the table's scorer token: --token-file PATH, TRICKCAM_TOKEN, or --token"
+        )
+    return token
 
 
 def _wild_line(index: int, card: object, t: float) -> str:

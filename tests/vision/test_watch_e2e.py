@@ -143,6 +143,33 @@ def test_bad_options_print_one_line_and_exit_2(
     assert code == 2 and len(err) == 1 and "2H" in err[0]
 
 
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ([], "needs the table's scorer token"),
+        (["--token-file", "{tmp}/missing"], "cannot read it"),
+        (["--token-file", "{tmp}/empty"], "the file is empty"),
+        (["--token-file", "{tmp}/empty", "--token", "x"], "not both"),
+    ],
+)
+def test_posting_without_a_usable_token_is_one_clear_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    extra: list[str],
+    said: str,
+) -> None:
+    monkeypatch.delenv("TRICKCAM_TOKEN", raising=False)
+    (tmp_path / "empty").write_text("\n")
+    code = cmd_watch.main(["--game", "clabber", "--dealer", "0", "--upcard", "9H", "--bidding", "play",
+                           "--source", str(tmp_path), "--out", str(tmp_path / "x.json"),
+                           "--post", "http://127.0.0.1:9/api/tables/T1",
+                           *[e.format(tmp=tmp_path) for e in extra]])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and said in err[0], err
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_post_sends_the_hand_to_a_running_trickcam_serve(
     rendered: dict[str, Path], tmp_path: Path, server: str
 ) -> None:
@@ -162,8 +189,10 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
     table = json.loads(urllib.request.urlopen(req, timeout=10).read())
     video = rendered["clabber"]
     truth = load_truth(video.with_suffix(".json"))
+    token = tmp_path / "token"  # from a file: a token on the command line shows in 'ps'
+    token.write_text(table["scorer_token"] + "\n")
     seen, _ = _watch(video, tmp_path / "rec.json", ["--deck-reader", truth["look"]["deck"],
-                     "--post", f"{server}/api/tables/{table['id']}", "--token", table["scorer_token"]])  # fmt: skip
+                     "--post", f"{server}/api/tables/{table['id']}", "--token-file", str(token)])  # fmt: skip
     state = json.loads(
         urllib.request.urlopen(f"{server}/api/tables/{table['id']}", timeout=10).read()
     )
@@ -247,3 +276,16 @@ def test_watch_reads_a_folder_of_still_images_at_a_low_frame_rate(
     )
     seen = json.loads((tmp_path / "rec.json").read_text())
     assert [p["seat"] for p in seen["watch"]["plays"]] == [p["seat"] for p in truth["plays"]]
+
+
+def test_the_token_comes_from_the_environment_when_no_option_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    monkeypatch.setenv("TRICKCAM_TOKEN", " s3cret \n")
+    args = argparse.Namespace(token=None, token_file=None, post="http://x/api/tables/T1")
+    assert cmd_watch.scorer_token(args) == "s3cret"
+    (tmp_path / "t").write_text("fromfile\nignored\n")
+    args.token_file = tmp_path / "t"
+    assert cmd_watch.scorer_token(args) == "fromfile"  # an option wins over the environment
