@@ -174,3 +174,12 @@ def test_no_import_circles() -> None:
 def test_vision_keeps_a_handful_of_files_at_its_top_level(package: str) -> None:
     top = sorted(p.name for p in (ROOT / package).glob("*.py"))
     assert len(top) <= 4, top
+
+
+def test_test_modules_have_names_of_their_own() -> None:
+    """pytest imports test files by their base name (the test folders are not packages): two
+    ``test_x.py`` in different folders stop the whole run at collection."""
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert not {k: v for k, v in names.items() if len(v) > 1}
