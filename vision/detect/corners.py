@@ -37,7 +37,7 @@ INPUT_LONG_SIDE = 512
 CLOSEUP_LONG_SIDE = 192
 """A second pass at this size finds the corners of cards too big for the first."""
 
-SCORE_THRESHOLD = 0.3
+SCORE_THRESHOLD = 0.4
 """A corner is reported from this score (sigmoid of the heat map) up."""
 
 MODEL_PATH = Path(

@@ -34,17 +34,19 @@ HALF_VISIBLE = 0.3
 class CornerTrainConfig:
     data: str = "datasets/generated/corners"
     out: str = "models/corners.onnx"
-    steps: int = 5000
-    batch: int = 12
+    steps: int = 10000
+    batch: int = 16
     crop: int = 192
     lr: float = 3e-3
     weight_decay: float = 1e-4
     threads: int = 2
     seed: int = 1
-    widths: tuple[int, int, int, int] = (16, 32, 48, 64)
+    widths: tuple[int, int, int, int] = (24, 48, 64, 96)
     notes: list[str] = field(
         default_factory=lambda: [
             "random scale 0.55-1.35 and a 192 px crop of each 384 px scene",
+            "widths (16, 32, 48, 64), 2500 steps of 12: validation recall 0.56, precision 0.56;"
+            " (24, 48, 64, 96), 10000 steps of 16: 0.80 and 0.87 (scores from 0.3)",
             "focal loss on the heat map; L1 on direction, log size, offset at corner cells",
         ]
     )
