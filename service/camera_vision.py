@@ -62,7 +62,6 @@ class CardVision:
 
     def __init__(self, model: str = "") -> None:
         from vision.read.classify import MODEL_PATH, CardClassifier, ModelError
-        from vision.read.recognize import Recognizer
 
         try:
             self.classifier = CardClassifier(model or MODEL_PATH)
@@ -71,7 +70,6 @@ class CardVision:
                 f"the frames endpoint needs the card model: {exc} "
                 "(train it with `trickcam train`, or set TRICKCAM_MODEL)"
             ) from None
-        self.recognizer = Recognizer(self.classifier)
 
     def cards(self, detections: Any) -> list[JSON]:
         from vision.read.recognize import finds_from
