@@ -64,8 +64,11 @@ def test_each_event_sends_its_tables_row_not_the_whole_tournament(tmp_path: Path
             assert {r["id"] for r in rows} == {table["id"]}  # only the table that changed
             seqs = [r["seq"] for r in rows]
             assert seqs == sorted(seqs) and seqs[-1] == len(events)
-            plain = [size for size, m in got if "standings" not in m]
-            assert max(plain) < 1_000, max(plain)  # the row alone, not 120 tables
+            # the row alone, not 120 tables (a message that ends the game adds the standings;
+            # on a loaded machine every change may arrive in that one message)
+            rows_only = [len(json.dumps({k: v for k, v in m.items() if k != "standings"})) for _, m in got]  # fmt: skip
+            assert max(rows_only) < 1_000, rows_only
+            assert all(size < 1_000 for size, m in got if "standings" not in m)
             assert len(got) <= len(events)  # changes close together share a message
             [last] = [m for _, m in got if "standings" in m]  # the game's end
             assert last["rows"][-1]["over"] and last["standings"][0]["won"] == 1
