@@ -165,6 +165,15 @@ def run(args: argparse.Namespace) -> int:
         postgres = settings.database_url.startswith("postgresql")
         os.environ.setdefault("TRICKCAM_STREAM_POLL_S", "10.0" if postgres else "1.0")
         os.environ["TRICKCAM_SERVE_PID"] = str(os.getpid())  # workers end with this process
+        # a table's frames must all reach the one worker that holds its watcher: only nginx
+        # (--proxy nginx) routes them so; here filming is refused with the way out
+        refusal = (
+            f"this server runs {args.workers} workers without --proxy nginx: a table's frames "
+            "would reach different workers, each with its own watcher. Restart it with "
+            "--proxy nginx (or --workers 1) to film tables."
+        )
+        os.environ["TRICKCAM_CAMERA_REFUSED"] = refusal
+        print(f"trickcam serve: note: {refusal}", file=sys.stderr)
         uvicorn.run(
             "service.app:create_app_from_env",
             factory=True,

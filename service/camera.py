@@ -28,6 +28,7 @@ frame); a missing model is :class:`CameraUnavailable` (503).
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -61,6 +62,12 @@ class NotWatching(RuntimeError):
     """A person's answer about a play the camera does not hold (another hand, no hand)."""
 
 
+CAMERA_REFUSED_ENV = "TRICKCAM_CAMERA_REFUSED"
+"""Set by ``trickcam serve --workers N`` without ``--proxy nginx``: each worker would hold its
+own watcher of a table and see only some of its frames, so frames are answered 503 with this
+text instead of being read wrong."""
+
+
 class Cameras:
     """The card model (loaded once) and one :class:`TableCamera` per table."""
 
@@ -73,6 +80,9 @@ class Cameras:
 
     def vision(self) -> Vision:
         """The loaded model, loading it now if it is not yet (raises CameraUnavailable)."""
+        refused = os.environ.get(CAMERA_REFUSED_ENV, "")
+        if refused and self._vision is None:
+            raise CameraUnavailable(refused)
         with self._load:
             if self._vision is None:
                 self._vision = CardVision(self.model)

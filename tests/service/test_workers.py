@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-from svc_helpers import ORGANISER_PIN, free_port
+from svc_helpers import ORGANISER, ORGANISER_PIN, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,3 +106,25 @@ def test_past_the_connection_limit_the_answer_is_503(tmp_path: Path) -> None:
         while httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=5).status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.2)
+
+
+def test_workers_without_nginx_refuse_frames_and_say_how_to_film(tmp_path: Path) -> None:
+    """Without --proxy nginx a table's frames would be spread over workers, each with its own
+    watcher: the server answers every frame 503 with the way out instead of reading it wrong;
+    scoring by hand and the rest of the API work as before."""
+    import cv2
+    import numpy as np
+
+    with serve(tmp_path / "club.db", "--workers", "2") as (_proc, port):
+        url = f"http://127.0.0.1:{port}"
+        body = {"game": "clabber", "name": "t1", "players": ["a", "b", "c", "d"]}
+        table = httpx.post(f"{url}/api/tables", json=body, headers=ORGANISER, timeout=10).json()
+        auth = {"Authorization": f"Bearer {table['scorer_token']}"}
+        ok, png = cv2.imencode(".png", np.full((90, 160, 3), 40, np.uint8))
+        assert ok
+        for _ in range(4):  # whichever worker answers
+            r = httpx.post(f"{url}/api/tables/{table['id']}/frames", headers=auth, timeout=30,
+                           files={"image": ("frame.png", png.tobytes(), "image/png")})  # fmt: skip
+            assert r.status_code == 503, r.text
+            assert "--proxy nginx" in r.json()["detail"]
+        assert httpx.get(f"{url}/api/tables/{table['id']}", timeout=10).status_code == 200
