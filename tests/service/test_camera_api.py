@@ -53,6 +53,24 @@ def jpeg(frame: np.ndarray) -> bytes:
     return bytes(data.tobytes())
 
 
+def film(client: TestClient, table: str, auth: dict[str, str], frames: int) -> None:
+    """Post the first ``frames`` frames of the bundled hand (10 fps) as the phone would."""
+    capture = cv2.VideoCapture(str(SAMPLE))
+    try:
+        for i in range(frames):
+            ok, shot = capture.read()
+            assert ok
+            r = client.post(
+                f"/api/tables/{table}/frames",
+                files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
+                data={"t": str(i / 10)},
+                headers=auth,
+            )
+            assert r.status_code == 200, r.text
+    finally:
+        capture.release()
+
+
 def test_the_qr_code_carries_the_camera_link_with_the_token_in_its_fragment(
     client: TestClient, tmp_path: Path
 ) -> None:
@@ -146,18 +164,7 @@ def test_seats_are_found_from_one_card_before_each_player(client: TestClient, bo
             ).status_code
             == 200
         )
-    capture = cv2.VideoCapture(str(SAMPLE))
-    for i in range(45):  # the first card rests at 3.2 s
-        ok, shot = capture.read()
-        assert ok
-        r = client.post(
-            f"/api/tables/{table}/frames",
-            files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
-            data={"t": str(i / 10)},
-            headers=bearer(token),
-        )
-        assert r.status_code == 200, r.text
-    capture.release()
+    film(client, table, bearer(token), 45)  # the first card rests at 3.2 s
     assert client.get(f"/api/tables/{table}/camera").json()["plays"], "no play seen"
     busy = client.post(
         f"/api/tables/{table}/camera/seats", data={"bottom_seat": "0"}, headers=bearer(token)
@@ -231,18 +238,7 @@ def test_a_play_read_in_doubt_is_ruled_by_a_tap_as_a_correction(client: TestClie
         assert (
             client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
         )
-    capture = cv2.VideoCapture(str(SAMPLE))
-    for i in range(95):  # the first trick rests by 8.5 s
-        ok, shot = capture.read()
-        assert ok
-        r = client.post(
-            f"/api/tables/{table}/frames",
-            files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
-            data={"t": str(i / 10)},
-            headers=auth,
-        )
-        assert r.status_code == 200, r.text
-    capture.release()
+    film(client, table, auth, 95)  # the first trick rests by 8.5 s
     camera = client.get(f"/api/tables/{table}/camera").json()
     asked = [p for p in camera["plays"] if p["ask"]]
     assert [(p["index"], p["card"], p["candidates"]) for p in asked] == [(1, "KC", ["KC", "QC"])]
