@@ -34,26 +34,17 @@ pytestmark = pytest.mark.skipif(
 
 MISREAD = "the classifier confuses a held-out design's club and spade courts, sure enough to name the card but marked for confirmation: models/README.md, 'The confusions that remain'"  # fmt: skip
 
+
+def _misread(why: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"{why}: {MISREAD}")
+
+
 CASES = [
     ("top", "clabber", 101, 10, 1),
     ("oblique", "klaberjass", 102, 10, 2),
-    pytest.param(
-        "light",
-        "belote",
-        103,
-        10,
-        1,
-        marks=pytest.mark.xfail(strict=True, reason=f"bellot JC read JS: {MISREAD}"),
-    ),  # fmt: skip
+    pytest.param("light", "belote", 103, 10, 1, marks=_misread("bellot JC read JS")),
     ("hands", "clag", 104, 10, 1),
-    pytest.param(
-        "full",
-        "clabber",
-        105,
-        10,
-        1,
-        marks=pytest.mark.xfail(strict=True, reason=f"plastic KS read KC: {MISREAD}"),
-    ),  # fmt: skip
+    pytest.param("full", "clabber", 105, 10, 1, marks=_misread("plastic KS read KC")),
     ("full", "klaberjass", 106, 30, 1),
 ]
 """(level, game, seed, fps, tricks): every level, every game, both frame rates; one hand goes
