@@ -94,20 +94,18 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     found)."""
     import cv2
 
-    from vision.detect.find import detect
-    from vision.read.decode import LABELS
+    from vision.detect.find import alternative_view, detect
+    from vision.read.decode import setup_faces
     from vision.track.plane import calibrate_frame
     from vision.track.table import TableFileError, TableGeometry
     from vision.track.watch import classifier_reader
 
     reader = classifier_reader(str(args.model) if args.model else None)
 
-    back = LABELS.index("back")
-
-    def is_face(crops: list) -> list[bool]:  # type: ignore[type-arg]
-        """Not a card back (the stock, a pile, a held card): whatever the classifier makes
-        of a far, blurred face, a back it knows."""
-        return [float(p[back]) < 0.5 for p in reader(crops)] if crops else []
+    def is_face(crops: list) -> list[float]:  # type: ignore[type-arg]
+        """Not a card back (the stock, a pile, a held card) nor a thumb: whatever the
+        classifier makes of a far, blurred face, a back it knows."""
+        return setup_faces(reader, crops, alternative_view)
 
     last: Exception | None = None
     for frame in _frames(args.source, args.at):

@@ -385,8 +385,8 @@ class TableCamera:
         """Seats from a frame with one card face up before each player (or, without a frame,
         an overhead camera's default), ``bottom_seat`` nearest the image's bottom edge. Only
         between hands: a hand being followed keeps the seats it started with."""
-        from vision.detect.find import detect
-        from vision.read.decode import LABELS
+        from vision.detect.find import alternative_view, detect
+        from vision.read.decode import setup_faces
         from vision.track.plane import calibrate_frame
         from vision.track.table import TableGeometry
 
@@ -401,10 +401,9 @@ class TableCamera:
                 self.geometry = None
                 self.watcher, self.key = None, None
                 return {"calibrated": False, "found": []}
-            back = LABELS.index("back")
 
-            def is_face(crops: list[np.ndarray]) -> list[bool]:
-                return [float(p[back]) < 0.5 for p in vision.read(crops)] if crops else []
+            def is_face(crops: list[np.ndarray]) -> list[float]:
+                return setup_faces(vision.read, crops, alternative_view)
 
             cal = calibrate_frame(image, players, detect, 90.0, is_face)
             h, w = image.shape[:2]

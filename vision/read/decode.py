@@ -16,7 +16,7 @@ Pure logic: numpy arrays in, frozen values out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -131,6 +131,31 @@ def face_probability(probs: Sequence[float] | np.ndarray) -> float:
     """Probability that the find is a face-up card (not a back, not 'not a card')."""
     p = np.asarray(probs, np.float64)
     return float(p[: len(CARD_LABELS)].sum() / max(p.sum(), 1e-12))
+
+
+def setup_faces(
+    read: Callable[[list[np.ndarray]], Sequence[np.ndarray] | np.ndarray],
+    crops: list[np.ndarray],
+    other_view: Callable[[np.ndarray], np.ndarray],
+) -> list[float]:
+    """How surely each find of a setup frame is a card lying face up, read both ways round (a
+    far card seen obliquely may be warped sideways): 0 a back (the stock, a held card), 1 a
+    face in either view, 0.5 neither (a thumb, a cuff, or a face too blurred to read: doubtful,
+    used only when the sure faces are too few)."""
+    if not crops:
+        return []
+    back = LABELS.index("back")
+    first = read(crops)
+    second = read([other_view(c) for c in crops])
+    out = []
+    for a, b in zip(first, second, strict=True):
+        if float(a[back]) >= 0.5:
+            out.append(0.0)
+        elif max(face_probability(a), face_probability(b)) > NOT_A_FACE:
+            out.append(1.0)
+        else:
+            out.append(0.5)
+    return out
 
 
 def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:

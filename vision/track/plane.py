@@ -33,6 +33,17 @@ VIEW_MARGIN = 0.7
 area's edge is seen whole."""
 
 
+STRETCHES = (1.7,)
+""":func:`find_cards` also looks at the frame stretched this much from top to bottom, undoing
+most of what a camera 35-60 degrees above the table does to the table's depth."""
+
+
+MAX_FIT = 0.05
+"""The setup cards' corners must lie within this share of a card's size (root-mean-square)
+of one plane's cards: right calibrations fit within 0.02, a thumb or a held card taken for
+a setup card is off by 0.1 or more."""
+
+
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.asarray(pts, np.float64).reshape(-1, 2)
     q = np.column_stack([p, np.ones(len(p))]) @ np.asarray(h, np.float64).T
@@ -202,14 +213,25 @@ def find_cards(
             if part:
                 continue
             q = np.asarray(q, np.float64).reshape(4, 2) + [dx, dy]
-            c = q.mean(axis=0)
-            size = math.sqrt(abs(cv2.contourArea(q.astype(np.float32))))
-            if any(np.hypot(*(c - f.mean(axis=0))) < 0.3 * size for f in found):
-                continue
-            found.append(q)
+            same = [i for i, f in enumerate(found) if _same_card(q, f)]
+            if not same:
+                found.append(q)
+            elif all(_area(q) > 1.2 * _area(found[i]) for i in same):
+                # a part looked at closer shows the card whose picture frame (or a piece of
+                # it) the whole frame gave: the card replaces it
+                for i in reversed(same):
+                    del found[i]
+                found.append(q)
 
     whole = detect(frame)
     add(whole.quads, whole.partial, 0, 0)  # type: ignore[attr-defined]
+    for stretch in STRETCHES:
+        # a camera low over the table squashes its depth: a far card lying sideways looks
+        # too thin to be a card (aspect 0.4 at 35 degrees up) until the frame is stretched
+        tall = cv2.resize(frame, (w, int(round(h * stretch))), interpolation=cv2.INTER_LINEAR)
+        more = detect(tall)
+        quads = [np.asarray(q, np.float64).reshape(4, 2) / [1.0, stretch] for q in more.quads]  # type: ignore[attr-defined]
+        add(quads, more.partial, 0, 0)  # type: ignore[attr-defined]
     if tiles > 1:
         tw, th = int(w / tiles * 1.5), int(h / tiles * 1.5)
         for i in range(tiles):
@@ -220,6 +242,27 @@ def find_cards(
                 add(part.quads, part.partial, x0, y0)  # type: ignore[attr-defined]
     crops = [warp_quad(frame, q.astype(np.float32)) for q in found]
     return FoundCards(found, crops)
+
+
+def _area(q: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2))))
+
+
+def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do outlines ``a`` and ``b`` show one card (the same card found twice, or a card and its
+    court picture's frame)? The setup cards lie apart, so one whose middle lies inside the
+    other, or two whose middles are close for their size, are one card."""
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    size = math.sqrt(min(_area(a), _area(b)))
+    if np.hypot(*(ca - cb)) < 0.3 * size:
+        return True
+    inside_b = cv2.pointPolygonTest(
+        np.asarray(b, np.float32).reshape(4, 2), tuple(map(float, ca)), False
+    )
+    inside_a = cv2.pointPolygonTest(
+        np.asarray(a, np.float32).reshape(4, 2), tuple(map(float, cb)), False
+    )
+    return inside_a >= 0 or inside_b >= 0
 
 
 def choose_setup(quads: list[np.ndarray], players: int) -> tuple[list[int], PlaneFit]:
@@ -329,12 +372,14 @@ def calibrate_frame(
     players: int,
     detect: Callable[[np.ndarray], object],
     first_seat_angle: float = 90.0,
-    is_face: Callable[[list[np.ndarray]], list[bool]] | None = None,
+    is_face: Callable[[list[np.ndarray]], list[float]] | None = None,
 ) -> Calibration:
     """The table's plane and seats from a frame with one card face up in front of each
     player. Seat 0 is the card nearest ``first_seat_angle`` (degrees in the image round the
     cards' middle, y down: 90 = the bottom edge); the others follow clockwise as seen from
-    above. ``is_face`` tells face-up cards from backs and the like (None: all are).
+    above. ``is_face`` tells face-up cards from backs and the like
+    (:func:`vision.read.decode.setup_faces`: 1 a face, 0 not, 0.5 doubtful, used only when
+    the faces are too few; None: all are faces).
     Raises ``ValueError`` naming what was found when it cannot."""
     found = find_cards(frame, detect, tiles=3)
     cards = found
@@ -356,9 +401,16 @@ def calibrate_frame(
                 fit = candidate
         if fit is not None:
             cards = _merge(_rectified_finds(frame, fit, detect), found)
-    quads = _faces(cards, is_face)
+    quads = _faces(cards, is_face, players)
     idx, fit = choose_setup(quads, players)
     chosen = [quads[i] for i in idx]
+    size = math.sqrt(float(np.mean([_area(q) for q in chosen])))
+    if fit.rms > MAX_FIT * size:
+        raise ValueError(
+            f"the {players} likeliest of the {len(quads)} cards found do not lie on one plane "
+            f"(corners off by {fit.rms:.1f} px): a card is hidden or something else looks like "
+            "one; clear the view"
+        )
     centres = fit.centres[idx] if len(fit.centres) == len(quads) else _centres(fit, chosen)
     middle = centres.mean(axis=0)
     img_centres = np.array([q.mean(axis=0) for q in chosen])
@@ -391,21 +443,26 @@ def _centres(fit: PlaneFit, quads: list[np.ndarray]) -> np.ndarray:
 
 
 def _faces(
-    found: FoundCards, is_face: Callable[[list[np.ndarray]], list[bool]] | None
+    found: FoundCards,
+    is_face: Callable[[list[np.ndarray]], list[float]] | None,
+    players: int,
 ) -> list[np.ndarray]:
+    """The finds that are faces; the doubtful ones too when the faces are fewer than
+    ``players``."""
     if is_face is None or not found.quads:
         return list(found.quads)
-    keep = is_face(found.crops)
-    return [q for q, k in zip(found.quads, keep, strict=True) if k]
+    score = [float(v) for v in is_face(found.crops)]
+    sure = [q for q, v in zip(found.quads, score, strict=True) if v >= 1.0]
+    if len(sure) >= players:
+        return sure
+    return [q for q, v in zip(found.quads, score, strict=True) if v > 0.0]
 
 
 def _merge(first: FoundCards, more: FoundCards) -> FoundCards:
     """``first``'s cards, and those of ``more`` that ``first`` does not have."""
     quads, crops = list(first.quads), list(first.crops)
     for q, crop in zip(more.quads, more.crops, strict=True):
-        c = q.mean(axis=0)
-        size = math.sqrt(abs(cv2.contourArea(q.astype(np.float32))))
-        if not any(np.hypot(*(c - f.mean(axis=0))) < 0.4 * size for f in quads):
+        if not any(_same_card(q, f) for f in quads):
             quads.append(q)
             crops.append(crop)
     return FoundCards(quads, crops)
