@@ -76,26 +76,35 @@ class PlaneFit:
     """Root-mean-square corner error in pixels."""
 
 
-def fit_plane(quads: Sequence[np.ndarray], aspect: float = 0.69) -> PlaneFit:
+def fit_plane(
+    quads: Sequence[np.ndarray],
+    aspect: float = 0.69,
+    upright: Sequence[bool] | None = None,
+) -> PlaneFit:
     """The plane all ``quads`` (image outlines of cards, N x 4 x 2, clockwise from any corner)
-    lie on. Needs 2 or more cards."""
+    lie on. Needs 2 or more cards. ``upright[i]``: quad ``i`` is known to start at its card's
+    top-left corner (its first side a short one; found on the plane seen from above); else
+    either way round is tried. Two cards lying alike cannot tell a sideways card seen from
+    above from an upright one seen low, and the fits differ by a third in scale."""
     quads = [np.asarray(q, np.float64).reshape(4, 2) for q in quads]
     n = len(quads)
     if n < 2:
         raise ValueError(f"fit_plane: need 2 or more cards, got {n}")
+    known = list(upright) if upright is not None else [False] * n
     areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
     ref = int(np.argmax(areas))
     order = [ref] + [i for i in range(n) if i != ref]
     quads = [quads[i] for i in order]
+    known = [known[i] for i in order]
     best: tuple[float, np.ndarray, np.ndarray, float] | None = None
-    for k0 in (0, 1):
+    for k0 in (0,) if known[0] else (0, 1):
         h0 = cv2.getPerspectiveTransform(
             _model(aspect, 0, 0, 0, k0).astype(np.float32), quads[0].astype(np.float32)
         )
         poses, ks = [], []
-        for q in quads[1:]:
+        for q, sure in zip(quads[1:], known[1:], strict=True):
             on_plane = _apply(np.linalg.inv(h0), q)
-            pose, k = _rigid(on_plane, aspect)
+            pose, k = _rigid(on_plane, aspect, sure)
             poses.append(pose)
             ks.append(k)
         params = np.concatenate([(h0 / h0[2, 2]).ravel()[:8], np.ravel(poses), [aspect]])
@@ -115,11 +124,14 @@ def fit_plane(quads: Sequence[np.ndarray], aspect: float = 0.69) -> PlaneFit:
     return PlaneFit(h_image_to_plane, centres, float(params[-1]), rms)
 
 
-def _rigid(pts: np.ndarray, aspect: float) -> tuple[tuple[float, float, float], int]:
-    """The pose (x, y, theta) and corner offset of a card whose plane corners are about ``pts``."""
+def _rigid(
+    pts: np.ndarray, aspect: float, upright: bool = False
+) -> tuple[tuple[float, float, float], int]:
+    """The pose (x, y, theta) and corner offset (0 when ``upright``) of a card whose plane
+    corners are about ``pts``."""
     best: tuple[float, tuple[float, float, float], int] | None = None
     centre = pts.mean(axis=0)
-    for k in (0, 1):
+    for k in (0,) if upright else (0, 1):
         model = _model(aspect, 0, 0, 0, k)
         a = pts - centre
         cov = model.T @ a
@@ -192,8 +204,12 @@ def _levenberg(
 class FoundCards:
     """Whole cards found in a frame: outlines (N x 4 x 2, frame pixels) and upright crops."""
 
-    def __init__(self, quads: list[np.ndarray], crops: list[np.ndarray]) -> None:
+    def __init__(
+        self, quads: list[np.ndarray], crops: list[np.ndarray], upright: list[bool] | None = None
+    ) -> None:
         self.quads, self.crops = quads, crops
+        self.upright = upright if upright is not None else [False] * len(quads)
+        """Outlines found on the plane seen from above start at the card's top-left corner."""
 
 
 def find_cards(
@@ -265,9 +281,12 @@ def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
     return inside_a >= 0 or inside_b >= 0
 
 
-def choose_setup(quads: list[np.ndarray], players: int) -> tuple[list[int], PlaneFit]:
+def choose_setup(
+    quads: list[np.ndarray], players: int, upright: list[bool] | None = None
+) -> tuple[list[int], PlaneFit]:
     """The ``players`` cards of ``quads`` that lie on one plane best, spread round a middle
-    (a card in front of each player), and their plane."""
+    (a card in front of each player), and their plane (``upright``: see :func:`fit_plane`)."""
+    known = upright if upright is not None else [False] * len(quads)
     n = len(quads)
     if n < players:
         raise ValueError(f"found {n} cards lying face up, expected {players}")
@@ -279,7 +298,7 @@ def choose_setup(quads: list[np.ndarray], players: int) -> tuple[list[int], Plan
         combos = list(itertools.combinations(sorted(keep), players))
     for combo in combos:
         try:
-            fit = fit_plane([quads[i] for i in combo])
+            fit = fit_plane([quads[i] for i in combo], upright=[known[i] for i in combo])
         except (ValueError, np.linalg.LinAlgError):
             continue
         c = fit.centres - fit.centres.mean(axis=0)
@@ -401,8 +420,8 @@ def calibrate_frame(
                 fit = candidate
         if fit is not None:
             cards = _merge(_rectified_finds(frame, fit, detect), found)
-    quads = _faces(cards, is_face, players)
-    idx, fit = choose_setup(quads, players)
+    quads, upright = _faces(cards, is_face, players)
+    idx, fit = choose_setup(quads, players, upright)
     chosen = [quads[i] for i in idx]
     size = math.sqrt(float(np.mean([_area(q) for q in chosen])))
     if fit.rms > MAX_FIT * size:
@@ -446,26 +465,26 @@ def _faces(
     found: FoundCards,
     is_face: Callable[[list[np.ndarray]], list[float]] | None,
     players: int,
-) -> list[np.ndarray]:
-    """The finds that are faces; the doubtful ones too when the faces are fewer than
-    ``players``."""
+) -> tuple[list[np.ndarray], list[bool]]:
+    """The finds that are faces (outlines, and whether each is known upright); the doubtful
+    ones too when the faces are fewer than ``players``."""
     if is_face is None or not found.quads:
-        return list(found.quads)
+        return list(found.quads), list(found.upright)
     score = [float(v) for v in is_face(found.crops)]
-    sure = [q for q, v in zip(found.quads, score, strict=True) if v >= 1.0]
-    if len(sure) >= players:
-        return sure
-    return [q for q, v in zip(found.quads, score, strict=True) if v > 0.0]
+    least = 1.0 if sum(v >= 1.0 for v in score) >= players else 0.5
+    keep = [i for i, v in enumerate(score) if v >= least]
+    return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
 
 
 def _merge(first: FoundCards, more: FoundCards) -> FoundCards:
     """``first``'s cards, and those of ``more`` that ``first`` does not have."""
-    quads, crops = list(first.quads), list(first.crops)
-    for q, crop in zip(more.quads, more.crops, strict=True):
+    quads, crops, upright = list(first.quads), list(first.crops), list(first.upright)
+    for q, crop, up in zip(more.quads, more.crops, more.upright, strict=True):
         if not any(_same_card(q, f) for f in quads):
             quads.append(q)
             crops.append(crop)
-    return FoundCards(quads, crops)
+            upright.append(up)
+    return FoundCards(quads, crops, upright)
 
 
 def warp_ordered(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -502,4 +521,4 @@ def _rectified_finds(
         for q in quads
         if (q >= -2).all() and (q[:, 0] <= w + 2).all() and (q[:, 1] <= h + 2).all()
     ]
-    return FoundCards(inside, [warp_ordered(frame, q) for q in inside])
+    return FoundCards(inside, [warp_ordered(frame, q) for q in inside], [True] * len(inside))
