@@ -2,8 +2,8 @@
 
 For each realism level, game and seed, renders only the setup frame of a hand (one card face
 up in front of each player, the camera, light, arms and clutter of that level: quick, no video)
-and runs the real ``trickcam calibrate`` on it, as a person propping up a phone would (seat 0
-named by where its card lies). A calibration is counted
+and runs the real ``trickcam calibrate`` on it as ``bench/watch.py`` does, as a person propping
+up a phone would (seat 0 named by where its card lies). A calibration is counted
 
   right      every setup card lies in its own seat's area, and the setup cards' distances on
              the learned plane are the true ones within 6 % (card lengths -> cm)
@@ -18,8 +18,6 @@ named by where its card lies). A calibration is counted
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import sys
 import tempfile
 import time
@@ -29,6 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+from watch import calibrated  # noqa: E402  (bench/watch.py: calibrate as a person would)
+
+from vision.track.table import TableGeometry  # noqa: E402
 
 CARD_CM = 8.8
 
@@ -41,11 +42,9 @@ def seeds_from(spec: str) -> list[int]:
     return out
 
 
-def judge(truth: dict, table_path: Path) -> str:
-    """'right', or what is wrong with the table file written for ``truth``'s setup frame."""
-    from vision.track.table import TableGeometry
-
-    table = TableGeometry.load(table_path)
+def judge(truth: dict, table: TableGeometry) -> str:
+    """'right', or what is wrong with the table ``trickcam calibrate`` learned from ``truth``'s
+    setup frame."""
     size = tuple(truth["rendered"]["look"]["size"]) if "rendered" in truth else (1280, 720)
     cards = truth["setup"]["cards"]
     seats = [table.seat_at(c["centre"], size) for c in cards]
@@ -78,8 +77,7 @@ def main() -> int:
     args = ap.parse_args()
 
     cv2.setNumThreads(1)
-    from cli import calibrate as cmd_calibrate
-    from vision.render.realvideo import first_seat_angle, render_level_hand
+    from vision.render.realvideo import render_level_hand
 
     w, h = (int(v) for v in args.size.lower().split("x"))
     levels, games = args.levels.split(","), args.games.split(",")
@@ -98,20 +96,12 @@ def main() -> int:
                     truth = render_level_hand(
                         game, seed, video, (w, h), 10, level, heldout=True, video=False
                     )
-                    table = folder / f"{level}_{game}_{seed}.table.json"
-                    cards = truth["setup"]["cards"]
-                    argv = ["--source", str(video.with_suffix(".setup.png")),
-                            "--players", str(len(cards)),
-                            "--first-seat-angle", f"{first_seat_angle(truth):.1f}",
-                            "--out", str(table)]  # fmt: skip
-                    err = io.StringIO()
                     t0 = time.process_time()
-                    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                        code = cmd_calibrate.main(argv)
+                    table, why = calibrated(video, truth, folder)
                     seconds.append(time.process_time() - t0)
-                    if code != 0:
+                    if table is None:
                         row["failed"] += 1
-                        verdict = "failed: " + err.getvalue().strip().splitlines()[-1][:160]
+                        verdict = "failed: " + why.splitlines()[-1][:160]
                     else:
                         verdict = judge(truth, table)
                         row["right" if verdict == "right" else "wrong"] += 1

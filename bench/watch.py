@@ -42,7 +42,8 @@ not, why).
 Seeds. Development of the realism levels and of the watcher for them used seeds 100-102
 (10 fps) and 100-101 (30 fps), and the tests' seeds 101-106 and 111-115 (tests/vision/
 test_watch_levels.py); the studio figures used 1000-1009, 3000-3005, 5000-5009 and 8000-8004.
-Measure final figures on seeds never used while developing (9000 and up were not).
+Measure final figures on seeds never used while developing: docs/development-data.md lists
+every seed used so far and its role (from 9500 on, none is used yet).
 """
 
 from __future__ import annotations
