@@ -17,6 +17,10 @@ the cards' middle in the image, y down: 90 bottom, 180 left, 270 top, 0 right), 
 follow clockwise as seen from above, and the play area is the cards' circle and a card
 length more (or --play-radius). 'trickcam watch --table' then finds and follows cards on
 the plane seen from above, every card the same size however far from the camera.
+Backs (the stock, held cards) and things that read as no card at all (a thumb, a cuff) are
+not taken for setup cards; when the cards found do not lie on one plane (one hidden, another
+thing taken for one) it says so and writes nothing: clear the view and take the frame again
+(--show draws what it found).
 Or give the seats' directions yourself with --angles (an overhead camera, no plane).
 
 A live camera (--source 0) is read until a frame shows one card per player.
