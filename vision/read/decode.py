@@ -137,25 +137,34 @@ def setup_faces(
     read: Callable[[list[np.ndarray]], Sequence[np.ndarray] | np.ndarray],
     crops: list[np.ndarray],
     other_view: Callable[[np.ndarray], np.ndarray],
-) -> list[float]:
-    """How surely each find of a setup frame is a card lying face up, read both ways round (a
-    far card seen obliquely may be warped sideways): 0 a back (the stock, a held card), 1 a
-    face in either view, 0.5 neither (a thumb, a cuff, or a face too blurred to read: doubtful,
-    used only when the sure faces are too few)."""
+) -> list[tuple[float, int | None]]:
+    """How surely each find of a setup frame is a card lying face up, and which way round it
+    reads, from both views (a far card seen obliquely may be warped sideways). Score: 0 a back
+    (the stock, a held card), 1 a face in either view, 0.5 neither (a thumb, a cuff, or a
+    face too blurred to read: doubtful, used only when the sure faces are too few). View: 0
+    when the crop as warped reads and the other does not, 1 when only ``other_view`` of it
+    reads (the card lies the other way round), None when that is not clear."""
     if not crops:
         return []
     back = LABELS.index("back")
     first = read(crops)
     second = read([other_view(c) for c in crops])
-    out = []
+    out: list[tuple[float, int | None]] = []
     for a, b in zip(first, second, strict=True):
+        pa, pb = face_probability(a), face_probability(b)
+        view = 0 if pa >= SURE_VIEW and pb < 0.5 else 1 if pb >= SURE_VIEW and pa < 0.5 else None
         if float(a[back]) >= 0.5:
-            out.append(0.0)
-        elif max(face_probability(a), face_probability(b)) > NOT_A_FACE:
-            out.append(1.0)
+            out.append((0.0, None))
+        elif max(pa, pb) > NOT_A_FACE:
+            out.append((1.0, view))
         else:
-            out.append(0.5)
+            out.append((0.5, None))
     return out
+
+
+SURE_VIEW = 0.9
+"""A setup card reads one way round when that view is a face with this probability and the
+other view is more likely not a face."""
 
 
 def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:

@@ -219,7 +219,7 @@ def find_cards(
     overlapping parts of it (half again as large as a plain split), so that cards too small a
     part of the whole frame are found too. Cards cut by a part's edge are left to the part
     that holds them whole; one card found twice counts once."""
-    from vision.detect.preprocess import warp_quad
+    from vision.detect.preprocess import order_quad, warp_quad
 
     h, w = frame.shape[:2]
     found: list[np.ndarray] = []
@@ -256,6 +256,8 @@ def find_cards(
                 y0 = int(round(j * (h - th) / (tiles - 1)))
                 part = detect(np.ascontiguousarray(frame[y0 : y0 + th, x0 : x0 + tw]))
                 add(part.quads, part.partial, x0, y0)  # type: ignore[attr-defined]
+    # each outline from the corner its crop starts at (the crop's top-left)
+    found = [order_quad(q).astype(np.float64) for q in found]
     crops = [warp_quad(frame, q.astype(np.float32)) for q in found]
     return FoundCards(found, crops)
 
@@ -266,18 +268,18 @@ def _area(q: np.ndarray) -> float:
 
 def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Do outlines ``a`` and ``b`` show one card (the same card found twice, or a card and its
-    court picture's frame)? The setup cards lie apart, so one whose middle lies inside the
-    other, or two whose middles are close for their size, are one card."""
+    court picture's frame)? The setup cards lie apart, so two whose middles are close for
+    their size, or one whose middle lies inside the other not many times its size (a table
+    or a shadow outlined around cards is no card of theirs), are one card."""
     ca, cb = a.mean(axis=0), b.mean(axis=0)
-    size = math.sqrt(min(_area(a), _area(b)))
-    if np.hypot(*(ca - cb)) < 0.3 * size:
+    small, large = sorted((_area(a), _area(b)))
+    if np.hypot(*(ca - cb)) < 0.3 * math.sqrt(small):
         return True
-    inside_b = cv2.pointPolygonTest(
-        np.asarray(b, np.float32).reshape(4, 2), tuple(map(float, ca)), False
-    )
-    inside_a = cv2.pointPolygonTest(
-        np.asarray(a, np.float32).reshape(4, 2), tuple(map(float, cb)), False
-    )
+    if small < 0.15 * large:
+        return False
+    pa, pb = (np.asarray(q, np.float32).reshape(4, 2) for q in (a, b))
+    inside_b = cv2.pointPolygonTest(pb, (float(ca[0]), float(ca[1])), False)
+    inside_a = cv2.pointPolygonTest(pa, (float(cb[0]), float(cb[1])), False)
     return inside_a >= 0 or inside_b >= 0
 
 
@@ -391,16 +393,16 @@ def calibrate_frame(
     players: int,
     detect: Callable[[np.ndarray], object],
     first_seat_angle: float = 90.0,
-    is_face: Callable[[list[np.ndarray]], list[float]] | None = None,
+    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None = None,
 ) -> Calibration:
     """The table's plane and seats from a frame with one card face up in front of each
     player. Seat 0 is the card nearest ``first_seat_angle`` (degrees in the image round the
     cards' middle, y down: 90 = the bottom edge); the others follow clockwise as seen from
-    above. ``is_face`` tells face-up cards from backs and the like
-    (:func:`vision.read.decode.setup_faces`: 1 a face, 0 not, 0.5 doubtful, used only when
-    the faces are too few; None: all are faces).
+    above. ``is_face`` tells face-up cards from backs and the like, and which way round each
+    reads (:func:`vision.read.decode.setup_faces`: 1 a face, 0 not, 0.5 doubtful, used only
+    when the faces are too few; None: all are faces, their long sides unknown).
     Raises ``ValueError`` naming what was found when it cannot."""
-    found = find_cards(frame, detect, tiles=3)
+    found = _oriented(frame, find_cards(frame, detect, tiles=3), is_face)
     cards = found
     if 2 <= len(found.quads) < players + 6:
         # far cards are too small for the detector in the whole frame, and too oblique to
@@ -413,7 +415,7 @@ def calibrate_frame(
         fit = None
         for k in sizes:
             try:
-                _, candidate = choose_setup(found.quads, k)
+                _, candidate = choose_setup(found.quads, k, found.upright)
             except ValueError:
                 continue
             if fit is None or candidate.rms < 0.5 * fit.rms:
@@ -461,17 +463,36 @@ def _centres(fit: PlaneFit, quads: list[np.ndarray]) -> np.ndarray:
     return np.array([_apply(fit.homography, q).mean(axis=0) for q in quads])
 
 
+def _oriented(
+    frame: np.ndarray,
+    found: FoundCards,
+    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
+) -> FoundCards:
+    """``found`` with each card that reads one way round only outlined from its top-left
+    corner and known upright (two cards lying alike leave the plane's scale to the index)."""
+    if is_face is None or not found.quads:
+        return found
+    quads, crops, upright = list(found.quads), list(found.crops), list(found.upright)
+    for i, (_, view) in enumerate(is_face(found.crops)):
+        if view == 1:  # the crop turned a quarter clockwise reads: its bottom-left is the top-left
+            quads[i] = np.roll(quads[i], 1, axis=0)
+            crops[i] = warp_ordered(frame, quads[i])
+        upright[i] = upright[i] or view is not None
+    return FoundCards(quads, crops, upright)
+
+
 def _faces(
     found: FoundCards,
-    is_face: Callable[[list[np.ndarray]], list[float]] | None,
+    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
     players: int,
 ) -> tuple[list[np.ndarray], list[bool]]:
     """The finds that are faces (outlines, and whether each is known upright); the doubtful
     ones too when the faces are fewer than ``players``."""
     if is_face is None or not found.quads:
         return list(found.quads), list(found.upright)
-    score = [float(v) for v in is_face(found.crops)]
-    least = 1.0 if sum(v >= 1.0 for v in score) >= players else 0.5
+    score = [float(v) for v, _ in is_face(found.crops)]
+    sure, maybe = sum(v >= 1.0 for v in score), sum(v > 0.0 for v in score)
+    least = 1.0 if sure >= players or maybe < players else 0.5
     keep = [i for i, v in enumerate(score) if v >= least]
     return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
 
