@@ -83,16 +83,15 @@ def fit_plane(
 ) -> PlaneFit:
     """The plane all ``quads`` (image outlines of cards, N x 4 x 2, clockwise from any corner)
     lie on. Needs 2 or more cards. ``upright[i]``: quad ``i`` is known to start at its card's
-    top-left corner (its first side a short one; found on the plane seen from above); else
-    either way round is tried. Two cards lying alike cannot tell a sideways card seen from
+    top-left corner (its first side a short one: found on the plane seen from above, or read
+    that way round by its index); else either way round is tried. Two cards lying alike cannot tell a sideways card seen from
     above from an upright one seen low, and the fits differ by a third in scale."""
     quads = [np.asarray(q, np.float64).reshape(4, 2) for q in quads]
     n = len(quads)
     if n < 2:
         raise ValueError(f"fit_plane: need 2 or more cards, got {n}")
     known = list(upright) if upright is not None else [False] * n
-    areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    ref = int(np.argmax(areas))
+    ref = int(np.argmax([_area(q) for q in quads]))
     order = [ref] + [i for i in range(n) if i != ref]
     quads = [quads[i] for i in order]
     known = [known[i] for i in order]
@@ -209,7 +208,8 @@ class FoundCards:
     ) -> None:
         self.quads, self.crops = quads, crops
         self.upright = upright if upright is not None else [False] * len(quads)
-        """Outlines found on the plane seen from above start at the card's top-left corner."""
+        """Which outlines are known to start at the card's top-left corner (found on the plane
+        seen from above, or read that way round)."""
 
 
 def find_cards(
