@@ -148,4 +148,3 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
     assert "Traceback" not in err
     assert "one in front of each player" in err
     assert not out.exists()
-
