@@ -104,7 +104,7 @@ def play(
         if args.annotate:
             argv += ["--annotate", str(args.annotate)]
         if post:
-            argv += ["--post", post, "--token", token or ""]
+            argv += ["--post", post, f"--token={token or ''}"]  # a token may start with '-'
         print(f"trickcam demo: watching {args.video} (a rendered Clabber hand, deck "
               f"{truth['look']['deck']}); Ctrl-C stops")  # fmt: skip
         code = cmd_watch.main(argv)

@@ -4,15 +4,13 @@ is kept), reissue a lost scorer or referee token. Each is one transaction with i
 
 from __future__ import annotations
 
-import secrets
-
 from sqlalchemy import select, update
 
 from service.club import Club, now
 from service.db import write_transaction
 from service.games import FieldError
 from service.models import card_tables, tournament_tables, tournaments
-from service.store import Store, TableMeta, hash_token
+from service.store import Store, TableMeta, hash_token, new_token
 from service.tournament_store import TournamentMeta, TournamentStore
 
 
@@ -46,7 +44,7 @@ def delete_table(store: Store, meta: TableMeta) -> TableMeta:
 
 def reissue_scorer_token(store: Store, meta: TableMeta) -> tuple[TableMeta, str]:
     """A new scorer token for the table; the old one stops working at once."""
-    token = secrets.token_urlsafe(24)
+    token = new_token()
     with write_transaction(store.engine) as conn:
         conn.execute(
             update(card_tables)
@@ -87,7 +85,7 @@ def delete_tournament(tours: TournamentStore, meta: TournamentMeta) -> None:
 
 
 def reissue_referee_token(tours: TournamentStore, meta: TournamentMeta) -> str:
-    token = secrets.token_urlsafe(24)
+    token = new_token()
     with write_transaction(tours.engine) as conn:
         conn.execute(
             update(tournaments)

@@ -53,6 +53,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_token(nbytes: int = 24) -> str:
+    """A secret for a table's scorer, a referee or an organiser (URL-safe), never starting
+    with ``-``: one that did would read as an option on a command line (``trickcam watch
+    --token -x...`` fails), and ``secrets.token_urlsafe`` gives one in 64 so."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -213,7 +223,7 @@ class Store:
         check_text("players", players)
         check_text("options", options)
         TableSession.new(game, players, options)
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         meta = TableMeta(
             secrets.token_hex(8),
             name,

@@ -24,7 +24,7 @@ from service.club import CACHE_S, Club
 from service.db import read_transaction, write_transaction
 from service.games import JSON, FieldError, TableSession
 from service.models import card_tables, events, tournament_tables, tournaments
-from service.store import Store, TableMeta, hash_token, now
+from service.store import Store, TableMeta, hash_token, new_token, now
 from service.tournament import RankBy, TableResult, schedule, standings
 
 TEAM_GAMES = {"clabber": 2, "belote": 2, "klaberjass": 1, "clag": 1}
@@ -134,7 +134,7 @@ class TournamentStore:
         the organiser's log records it."""
         check_entrants(game, entrants)
         plan = seatings_plan(game, len(entrants))
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         created = now()
         meta = TournamentMeta(
             secrets.token_hex(8), name, game, dict(options), rank_by,
@@ -144,7 +144,7 @@ class TournamentStore:
         for rnd, number, sides in plan:
             players = table_players(game, entrants, sides)
             TableSession.new(game, players, options)  # the options and seats are checked here
-            scorer = secrets.token_urlsafe(24)
+            scorer = new_token()
             table = TableMeta(
                 secrets.token_hex(8), f"{name} - round {rnd}, table {number}", game,
                 tuple(players), dict(options), hash_token(scorer), created,
