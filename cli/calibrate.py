@@ -106,7 +106,7 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
     reader = classifier_reader(str(args.model) if args.model else None)
 
-    def is_face(crops: list) -> list[float]:  # type: ignore[type-arg]
+    def is_face(crops: list) -> list[tuple[float, int | None]]:  # type: ignore[type-arg]
         """Not a card back (the stock, a pile, a held card) nor a thumb: whatever the
         classifier makes of a far, blurred face, a back it knows."""
         return setup_faces(reader, crops, alternative_view)

@@ -402,7 +402,7 @@ class TableCamera:
                 self.watcher, self.key = None, None
                 return {"calibrated": False, "found": []}
 
-            def is_face(crops: list[np.ndarray]) -> list[float]:
+            def is_face(crops: list[np.ndarray]) -> list[tuple[float, int | None]]:
                 return setup_faces(vision.read, crops, alternative_view)
 
             cal = calibrate_frame(image, players, detect, 90.0, is_face)
