@@ -74,19 +74,7 @@ from vision.track.watch import Watcher, classifier_reader  # noqa: E402
 
 
 def spec_for(truth: dict) -> games.GameSpec:
-    a, game = truth["watch_args"], truth["record"]["game"]
-    if game == "clabber":
-        return games.clabber(a["dealer"], a["upcard"], a["bidding"])
-    if game in ("klaberjass", "belote"):
-        return games.klaberjass(a["dealer"], a["upcard"], a["bidding"], game)
-    return games.clag(
-        a["players"],
-        a["round"],
-        a["dealer"],
-        a.get("trump_card"),
-        a.get("trump"),
-        a.get("contracts"),
-    )
+    return games.from_watch_args(truth["record"]["game"], truth["watch_args"])
 
 
 def compare(seen: list[dict], true: list[dict], players: int) -> dict:

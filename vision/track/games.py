@@ -9,8 +9,9 @@ own tables and trick-winner functions, and the finished record is scored by the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.cards import DECK_24, DECK_32, DECK_52, Card, Rank, Suit
 from rules.clag.schedule import WILD_TWOS_ROUND
@@ -285,3 +286,23 @@ def clag(
         elsewhere=frozenset() if turned is None else frozenset({turned}),
         wild_twos=round_no == WILD_TWOS_ROUND,
     )
+
+
+def from_watch_args(game: str, args: Mapping[str, Any]) -> GameSpec:
+    """The spec of ``game`` from the options ``trickcam watch`` takes for it (a rendered
+    hand's truth keeps them as ``watch_args``: dealer, upcard and bidding; Clag's players,
+    round, dealer, trump card, trump and contracts)."""
+    if game == "clabber":
+        return clabber(args["dealer"], args["upcard"], args["bidding"])
+    if game in ("klaberjass", "belote", "jass-deux"):
+        return klaberjass(args["dealer"], args["upcard"], args["bidding"], game)
+    if game == "clag":
+        return clag(
+            args["players"],
+            args["round"],
+            args["dealer"],
+            args.get("trump_card"),
+            args.get("trump"),
+            args.get("contracts"),
+        )
+    raise ValueError(f"game {game!r}: expected clabber, klaberjass, belote, jass-deux or clag")

@@ -80,6 +80,14 @@ before it was (rendered hands: gathering, then leading, takes 2 s or more; a han
 card in hides the cards under it just as that card comes)."""
 
 
+DOUBT_FACE = 0.2
+"""A find lying still in the play area that reads as a face-up card with at least this
+probability, but under an even chance (a far card blurred to a few dozen pixels, a card in a
+hand's shadow), is a *doubtful* card: never a play on its own, it is taken as the play of a
+seat that would otherwise be closed missed in its trick (:meth:`Watcher._doubtful_plays`),
+marked for a person to confirm."""
+
+
 VIEW_SIDE = 480
 """The side (pixels) of the play area seen from above, where a calibrated plane's cards are
 found and followed: a card about 85 px long, 2 % of the view, whatever its distance from the
@@ -122,6 +130,9 @@ class Watcher:
         self.fixture_places: dict[Card, np.ndarray] = {}
         self.fixture_looks: dict[Card, Track] = {}  # where each face-up card lay, its look
         self.ignored_tracks: set[int] = set()
+        self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
+        """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
+        self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
@@ -305,6 +316,8 @@ class Watcher:
         self.labels[tr.id] = int(np.argmax(probs))
         if face_probability(probs) < 0.5:
             self.ignored_tracks.add(tr.id)
+            if face_probability(probs) >= DOUBT_FACE:
+                self.doubtful[tr.id] = (tr, probs)
             return []
         if self.fixtures_pending and not self.log.plays:
             fixture = self._fixture(tr, probs, t)
@@ -369,6 +382,7 @@ class Watcher:
     def _fixed(self, card: Card, tr: Track) -> None:
         self.fixtures_pending.remove(card)
         self.fixture_tracks.add(tr.id)
+        self.fixture_t = max(self.fixture_t, tr.first_seen)
         self.fixture_cards[tr.id] = card
         self.fixture_places[card] = tr.centre
         self.fixture_looks[card] = Track(tr.id, np.asarray(tr.quad), 0, 0, [tr.crops[-1]])
@@ -433,6 +447,12 @@ class Watcher:
             else:
                 now = self.log.cards()[play.index][1]
                 named = card in (play.card, now) and probs[best] >= 0.5
+                other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
+                if other and play.trick <= len(done):
+                    # a complete trick not yet seen gathered (a hand lay over its place as
+                    # it went): a card plainly another one landing where one of its cards
+                    # lay is the next trick's (the same seat plays to the same spot)
+                    continue
                 if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
                     # pushed aside on its own side: a card of the trick in progress is
                     # played once, so one reading plainly as it there is it
@@ -497,14 +517,16 @@ class Watcher:
 
     def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
-        (clockwise; the seat that was to lead leads). The card is never guessed: the play is
-        marked for a person to name (a correction)."""
+        (clockwise; the seat that was to lead leads). A doubtful card lying on such a seat's
+        side is that seat's play, marked (:meth:`_doubtful_plays`); otherwise the card is
+        never guessed: the play is marked for a person to name (a correction)."""
         done, current = self.log.tricks()
         if not current:
             return []
         number = len(done) + 1
         left = self._trick_left()
-        events = [
+        events = self._doubtful_plays(t)
+        events += [
             WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
             for play in self.log.close_short(why)
         ]
@@ -513,6 +535,52 @@ class Watcher:
             trick = self.log.tricks()[0][number - 1]
             trick.gathered = True
             events.append(WatchEvent("gathered", t, trick=trick))
+        return events
+
+    def _doubtful_plays(self, t: float) -> list[WatchEvent]:
+        """Before the trick in progress closes short: each seat that showed no card, on whose
+        side a doubtful card (:data:`DOUBT_FACE`) came to lie during the trick, played that
+        card. Its name is the game's best reading of what little was seen, marked for a
+        person to confirm; the hand read together (a deck played out) often names it."""
+        done, current = self.log.tricks()
+        number = len(done) + 1
+        seen = {s for s, _ in current}
+        earlier = [p.t for p in self.log.plays if p.trick == number - 1]
+        since = max(earlier) if earlier else self.fixture_t
+        plays = [p for p in self.log.plays if p.trick == number and not p.missed]
+        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in plays]
+        expected = done[-1].winner if done else self.spec.first_leader
+        events: list[WatchEvent] = []
+        for seat in range(self.spec.players):
+            if seat in seen:
+                continue
+            best: tuple[float, Track, np.ndarray] | None = None
+            for tid, (tr, probs) in self.doubtful.items():
+                if tid in self.play_of_track or tr.first_seen <= since:
+                    continue
+                if any(self._near(tr, place) for place in places):
+                    continue  # another look at a card already played to this trick
+                dist = self.seats.distances(tr.centre, self.size)
+                if dist[seat] - float(np.min(dist)) > SEAT_TIE_DEGREES:
+                    continue
+                face = face_probability(probs)
+                if best is None or face > best[0]:
+                    best = (face, tr, probs)
+            if best is None:
+                continue
+            face, tr, probs = best
+            note = (
+                f"seat {seat}'s card to trick {number} was seen only doubtfully (a face at"
+                f" {face:.2f}: far, blurred or in shadow)"
+            )
+            try:
+                event = self._play(tr, probs, t, seat, note, leads=seat == expected)
+            except DecodeError:
+                continue
+            events.append(event)
+            places.append(tr.centre)
+        # what was doubtful during this trick is of no use to the next
+        self.doubtful = {k: v for k, v in self.doubtful.items() if k not in self.play_of_track}
         return events
 
     def _fill(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
@@ -549,6 +617,7 @@ class Watcher:
         seat: int,
         note: str,
         into: PlayEvent | None = None,
+        leads: bool = False,
     ) -> WatchEvent:
         """The card of ``tr`` played by ``seat``: a new play, or the card of the missed play
         ``into`` (which nobody had named)."""
@@ -586,6 +655,7 @@ class Watcher:
             track_id=tr.id,
             seat_note=note,
             prior=prior(void_only),
+            leads=leads,
         )
         if into is None:
             self.log.plays.append(play)
