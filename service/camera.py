@@ -127,6 +127,18 @@ def last_deal_seq(effective: Sequence[tuple[int, JSON]]) -> int:
     return 0
 
 
+def recorded_plays(
+    effective: Sequence[tuple[int, JSON]], deal_seq: int
+) -> list[tuple[int, int, str]]:
+    """The plays that count in the hand dealt at event ``deal_seq``, in order: ``(seq, seat,
+    card)`` (whoever posted them: the camera, a scorer)."""
+    return [
+        (seq, int(p["seat"]), str(p["card"]))
+        for seq, p in effective
+        if seq > deal_seq and p.get("type") == "play" and "seat" in p and "card" in p
+    ]
+
+
 def game_spec(game: str, current: JSON | None, players: int = 4) -> tuple[Any, str]:
     """The watcher's :class:`vision.track.games.GameSpec` for the table's current hand, or None
     and the reason it cannot be followed now."""
@@ -186,6 +198,7 @@ class TableCamera:
         self.refused: dict[int, str] = {}  # plays the store refused, with the card refused
         self.confirmed: dict[int, str] = {}  # plays a person named or confirmed
         self.corrections = 0
+        self.key_base = ""  # the camera's Idempotency-Keys for the hand followed (see _start)
 
     def seen_lately(self, within_s: float = 30.0) -> bool:
         """Has a frame come in the last ``within_s`` seconds?"""
@@ -216,7 +229,8 @@ class TableCamera:
             assert current is not None
             key = hand_key(current, last_deal_seq(snap.effective))
             if key != self.key or self.watcher is None:
-                self._start(spec, vision.read, key, len(meta.players))
+                recorded = recorded_plays(snap.effective, key[0])
+                self._start(spec, vision.read, key, len(meta.players), recorded, snap.seq)
             self.reason = ""
             events = self.watcher.feed(image, time.monotonic() if t is None else t)
             result = FrameResult(self._tracked(), True, "")
@@ -267,7 +281,7 @@ class TableCamera:
                 return  # refused as it stands: the plays after it wait for a correction
             payload = {"type": "play", "seat": seat, "card": str(card)}
             # the deal's seq: unique per table for ever (see hand_key)
-            key_i = f"camera-d{key[0]}-{i}" + ("" if i not in self.refused else f"-{card}")
+            key_i = f"{self.key_base}-{i}" + ("" if i not in self.refused else f"-{card}")
             actor = "scorer" if i in self.confirmed else "camera"
             done = self._append(store, meta, payload, key_i, result, actor)
             if done is None:
@@ -285,7 +299,14 @@ class TableCamera:
         reader: Callable[[Sequence[np.ndarray]], np.ndarray],
         key: tuple[Any, ...],
         players: int,
+        recorded: Sequence[tuple[int, int, str]] = (),
+        table_seq: int = 0,
     ) -> None:
+        """A watcher for the hand ``key``, going on from the plays ``recorded`` for it so far
+        (a server restarted mid-hand, a frame after a pause): its next play is numbered
+        after them, and its Idempotency-Keys name the table's event it started at, so they
+        never meet the keys an earlier watcher of the same hand used."""
+        from rules.cards import Card
         from vision.track.watch import Watcher
 
         self.watcher = Watcher(spec, reader, geometry=self.seats(players))
@@ -295,6 +316,12 @@ class TableCamera:
         self.refused = {}
         self.confirmed = {}
         self.corrections = 0
+        self.key_base = f"camera-d{key[0]}"
+        if recorded:
+            self.watcher.restore([(seat, Card.parse(card)) for _, seat, card in recorded])
+            self.play_seq = {i: seq for i, (seq, _, _) in enumerate(recorded)}
+            self.posted = {i: card for i, (_, _, card) in enumerate(recorded)}
+            self.key_base = f"camera-d{key[0]}-s{table_seq}"
 
     def seats(self, players: int) -> Any:
         """The table's geometry: calibrated, or the overhead default turned so that
@@ -328,7 +355,7 @@ class TableCamera:
                 "event": {"type": "play", "seat": seat, "card": str(c.card)},
             }
             actor = "camera" if c.by in ("", "camera") else "scorer"
-            self._append(store, meta, payload, f"camera-d{key[0]}-fix-{n}", result, actor)
+            self._append(store, meta, payload, f"{self.key_base}-fix-{n}", result, actor)
         self.corrections = len(corrections)
 
     @staticmethod

@@ -89,25 +89,35 @@ def test_frames_refuse_bad_requests_with_clear_4xx(no_model_client: TestClient) 
 
 
 @pytest.fixture(scope="module")
-def rendered_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[np.ndarray], dict]:
-    """The first trick of a rendered Clabber hand: its frames (8 fps) and the truth."""
+def rendered_video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """A rendered Clabber hand (8 fps) and its truth."""
     from cli import dataset_video as cmd_dataset_video
     from vision.render.tablevideo import load_truth
 
     video = tmp_path_factory.mktemp("cam") / "clabber.mp4"
     argv = ["--game", "clabber", "--seed", "11", "--fps", "8", "--quiet", str(video)]
     assert cmd_dataset_video.main(argv) == 0
-    truth = load_truth(video.with_suffix(".json"))
-    first_trick_done = float(truth["plays"][3]["t_rest"]) + 3.5  # type: ignore[index]
+    return video, load_truth(video.with_suffix(".json"))
+
+
+def frames_until(video: Path, until_s: float) -> list[np.ndarray]:
     frames = []
     capture = cv2.VideoCapture(str(video))
-    while len(frames) < first_trick_done * 8:
+    while len(frames) < until_s * 8:
         ok, frame = capture.read()
         if not ok:
             break
         frames.append(frame)
     capture.release()
-    return frames, truth
+    return frames
+
+
+@pytest.fixture(scope="module")
+def rendered_hand(rendered_video: tuple[Path, dict]) -> tuple[list[np.ndarray], dict]:
+    """The first trick of a rendered Clabber hand: its frames (8 fps) and the truth."""
+    video, truth = rendered_video
+    first_trick_done = float(truth["plays"][3]["t_rest"]) + 3.5  # type: ignore[index]
+    return frames_until(video, first_trick_done), truth
 
 
 def deal_and_bid(client: TestClient, table: str, auth: dict[str, str], args: dict) -> None:
@@ -325,3 +335,46 @@ def test_a_camera_fed_table_records_the_plays_of_its_second_game(
     state = client.get(f"/api/tables/{table}").json()
     assert len(state["games"]) == 2
     assert len(state["current"]["tricks"]) == 1  # game 2's first trick, recorded
+
+
+@pytest.mark.parametrize("cut", ["between tricks", "mid-trick"])
+def test_a_server_restarted_mid_hand_goes_on_from_the_plays_recorded(
+    tmp_path: Path, rendered_video: tuple[Path, dict], cut: str
+) -> None:
+    """The server is stopped and started again (the same database) while a camera-fed hand
+    is being played, after trick 1 (gathered) or in the middle of trick 2 (two of its cards
+    still lying there). The new server's watcher goes on from the plays recorded: the next
+    play is trick 2's next, never numbered again from the hand's first (its Idempotency-Key
+    is then refused as another event's), and the cards still lying there are not posted
+    again. Read by the shipped model, which reads this hand exactly (test_watch_e2e)."""
+    need(MODEL_PATH.is_file(), f"the card model {MODEL_PATH} (trickcam train)")
+    video, truth = rendered_video
+    plays = truth["plays"]
+    t_rest = [float(p["t_rest"]) for p in plays]
+    stop_s = (t_rest[3] + t_rest[4]) / 2 if cut == "between tricks" else (t_rest[5] + t_rest[6]) / 2
+    frames = frames_until(video, t_rest[7] + 3.5)
+    stop = int(stop_s * 8)
+    settings = Settings(organiser_pin=ORGANISER_PIN, db=str(tmp_path / "cam.db"))
+    accepted: list[dict[str, Any]] = []
+    with TestClient(create_app(settings)) as client:
+        table, auth = new_table(client)
+        deal_and_bid(client, table, auth, truth["watch_args"])
+        for i in range(stop):
+            r = post_frame(client, table, auth, png(frames[i]), t=i / 8)
+            assert r.status_code == 200 and r.json()["refused"] == [], r.text
+            accepted += r.json()["accepted"]
+    before = len(accepted)
+    assert before == (4 if cut == "between tricks" else 6)
+    with TestClient(create_app(settings)) as client:  # the server started again
+        for i in range(stop, len(frames)):
+            r = post_frame(client, table, auth, png(frames[i]), t=i / 8)
+            assert r.status_code == 200 and r.json()["refused"] == [], r.json()["refused"]
+            accepted += r.json()["accepted"]
+        log = client.get(f"/api/tables/{table}/events").json()
+        state = client.get(f"/api/tables/{table}").json()
+    recorded = [
+        (e["event"]["seat"], e["event"]["card"]) for e in log if e["event"]["type"] == "play"
+    ]
+    assert recorded == [(p["seat"], p["card"]) for p in plays[:8]]
+    assert len(accepted) == 8  # each play posted once, over both servers
+    assert len(state["current"]["tricks"]) == 2

@@ -35,11 +35,13 @@ from vision.read.decode import (
     LABELS,
     DecodeError,
     Knowledge,
+    Reading,
     aspect,
     combine,
     decode,
     face_probability,
     marked,
+    one_hot,
     prior,
     shape_doubt,
     views_doubt,
@@ -133,6 +135,8 @@ class Watcher:
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
         """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
         self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
+        self.restored: set[int] = set()
+        """Plays recorded before this watcher started (:meth:`restore`)."""
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
@@ -143,6 +147,37 @@ class Watcher:
         self.detections = 0
         self.frames = 0
         self.gathered = 0
+
+    def restore(self, plays: Sequence[tuple[int, Card]], t: float = 0.0) -> None:
+        """Start from the plays already recorded for this hand, in turn order ``(seat, card)``
+        (a server restarted mid-hand): the next play is numbered after them, the turn and the
+        tricks go on from them. Their cards, seen again on the table, are those plays (told
+        by their names: each card is played once a hand), never new ones."""
+        if self.log.plays:
+            raise ValueError("restore() starts a watcher: this one has seen plays already")
+        n = self.spec.players
+        for i, (seat, card) in enumerate(plays):
+            probs = one_hot(card, 1 - 1e-6)
+            reading = Reading(card, 1.0, str(card), 1.0, None, 0.0, False, None, "")
+            self.log.plays.append(
+                PlayEvent(
+                    index=i,
+                    seat=seat,
+                    card=card,
+                    t=t,
+                    trick=i // n + 1,
+                    reading=reading,
+                    probs=probs,
+                    crop=np.zeros((1, 1, 3), np.uint8),
+                    quad=np.zeros((4, 2)),
+                    track_id=-1,
+                    views=[probs],
+                )  # fmt: skip
+            )
+            self.restored.add(i)
+        self.fixtures_pending = [] if plays else self.fixtures_pending
+        # the complete tricks but the last are gathered; the last may still lie there
+        self.gathered = max(0, len(plays) // n - 1)
 
     # -- the loop ---------------------------------------------------------------------------
     def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
@@ -429,6 +464,19 @@ class Watcher:
         for play in reversed(self.log.plays):
             if play.missed or play.track_id in here_now or play.track_id == tr.id:
                 continue
+            if play.index in self.restored and play.track_id < 0:
+                # recorded before this watcher started: known by its name alone (a trick
+                # gathered before then is not on the table)
+                if card != self.log.cards()[play.index][1] or probs[best] < 0.5:
+                    continue
+                if play.trick < len(done):
+                    continue
+                play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
+                self._link(play, tr)
+                text = (
+                    f"{card} (play {play.index + 1}, recorded before the camera started) is in view"
+                )
+                return [WatchEvent("note", t, text=text)]
             looks_same = same_card(play.crop, tr.crops[0])
             now = self.log.cards()[play.index][1]
             sweeping = play.trick == len(done) and play.trick > self.gathered
@@ -505,6 +553,8 @@ class Watcher:
         done, _ = self.log.tricks()
         plays = [p for p in self.log.plays if p.trick == len(done) + 1 and not p.missed]
         ids = {p.track_id for p in plays}
+        if -1 in ids:
+            return False  # recorded before this watcher started and not seen since: unknown
         live = self.tracker.live()
         if not ids or ids & {tr.id for tr in live}:
             return False
@@ -632,7 +682,7 @@ class Watcher:
         views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
         # the same seat's cards: a tilted camera foreshortens each side of the table, and
         # each seat's cards, differently (a card's apparent shape depends on where it lies)
-        others = [aspect(p.quad) for p in self.log.plays if not p.missed and p.seat == seat]
+        others = [aspect(p.quad) for p in self.log.plays if p.track_id >= 0 and p.seat == seat]
         doubts = (shape_doubt(aspect(tr.quad), others), views_doubt(views))
         reading = marked(decode(probs, knowledge), "; ".join(d for d in doubts if d))
         void_only = Knowledge(
