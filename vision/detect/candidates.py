@@ -10,6 +10,7 @@ from how candidates are merged.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -35,6 +36,10 @@ MAX_OUTSIDE = 0.1
 (sqrt of its area): two overlapping cards fitted with one quad leave a corner sticking out."""
 
 ERODE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+WIDE_OPEN = 0.4
+"""The last mask (what lies on the table less the cards found) is opened once more with a
+kernel this fraction of a found card's width: a card touching another found a little askew."""
 
 COARSE_PENALTY = 0.2
 """Score handicap of outlines from the eroded mask (the last one): they stand in for a card
@@ -315,6 +320,12 @@ def candidates_from_mask(
             restored = restored_quad(contour)
             if restored is not None:
                 cand = _candidate(restored, *args)
+        if cand is None and penalty > 0:
+            # the last masks (what is left once the cards found are cleared) may keep a
+            # bump where the card touched another: the rectangle round the region, snapped
+            # onto the card's border, is the card
+            box = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+            cand = _candidate(box, *args)
         if cand is not None:
             found.append(cand)
     return found
@@ -347,9 +358,13 @@ def make_work(small: np.ndarray) -> Work:
 def _grown(cands: list[Candidate]) -> list[np.ndarray]:
     """The cards found so far, each grown a little (6 %) about its centre, in whole pixels:
     what :func:`_without` clears."""
-    if not cands:
+    return _grown_quads([c.quad for c in cands])
+
+
+def _grown_quads(quads_list: list[np.ndarray]) -> list[np.ndarray]:
+    if not quads_list:
         return []
-    quads = np.stack([c.quad for c in cands])
+    quads = np.stack([np.asarray(q, np.float64).reshape(4, 2) for q in quads_list])
     centre = quads.mean(axis=1, keepdims=True)
     return list(np.round(centre + (quads - centre) * 1.06).astype(np.int32))
 
@@ -369,16 +384,22 @@ def _unless_empty(mask: np.ndarray, shortest: int) -> np.ndarray | None:
 
 
 def rest_masks(
-    work: Work, cands: list[Candidate], min_area: float
+    work: Work,
+    cands: list[Candidate],
+    min_area: float,
+    known: Sequence[np.ndarray] = (),
 ) -> list[tuple[np.ndarray | None, float, int]]:
     """Two last masks, where the others found no card (coarse: see COARSE_PENALTY): the cut
     mask eroded, which cuts the wider necks (glare merging into a card's edge); and what lies
     on the table (the flat mask's holes, and on a plain table all outside the table's outline:
     cards joined to one reaching out of the frame) less the cards found, which leaves a card
     touching another (a court card, whose busy picture no other mask outlines whole). A mask
-    with too little left for any card outline is None (nothing to search)."""
+    with too little left for any card outline is None (nothing to search). ``known``: the
+    outlines (work pixels) of cards known to lie there though not found now (a video's cards
+    followed so far): cleared like the cards found, so that a new card touching one is what
+    is left of their blob."""
     shortest = _shortest(min_area)
-    grown = _grown(cands)
+    grown = _grown(cands) + _grown_quads(list(known))
     left = _unless_empty(_without(work.masks[1][0].copy(), grown), shortest)
     eroded = None if left is None else cv2.erode(left, ERODE_KERNEL)
     things = np.zeros_like(work.masks[0][0])
@@ -397,4 +418,27 @@ def rest_masks(
             kept = cv2.morphologyEx(kept, cv2.MORPH_OPEN, ERODE_KERNEL)
     else:
         kept = _unless_empty(things, shortest)
-    return [(eroded, 5.0, cv2.RETR_EXTERNAL), (kept, -1.5, cv2.RETR_EXTERNAL)]
+    # a card found a little askew leaves a sliver of itself joined to the card it touches:
+    # opened with a kernel a third of a card's width, the sliver goes and the card stays
+    # (only what touches a card found: a cup or a bag is made no card-shaped by opening it)
+    wide = None
+    areas = [c.area for c in cands] + [abs(float(cv2.contourArea(np.float32(q)))) for q in known]
+    if kept is not None and areas:
+        near = np.zeros_like(kept)
+        for poly in grown:
+            cv2.fillConvexPoly(near, poly, 255)
+        near = cv2.dilate(near, ERODE_KERNEL)
+        _, labels = cv2.connectedComponents(kept)
+        touching = np.unique(labels[(near > 0) & (kept > 0)])
+        touching = touching[touching > 0]
+        if len(touching):
+            joined = np.where(np.isin(labels, touching), 255, 0).astype(np.uint8)
+            width = math.sqrt(float(np.median(areas)) / 1.45)
+            k = max(9, int(round(WIDE_OPEN * width)) | 1)
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            wide = _unless_empty(cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel), shortest)
+    return [
+        (eroded, 5.0, cv2.RETR_EXTERNAL),
+        (kept, -1.5, cv2.RETR_EXTERNAL),
+        (wide, -1.5, cv2.RETR_EXTERNAL),
+    ]

@@ -40,6 +40,7 @@ that corner alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -276,9 +277,11 @@ def _downscale(image: np.ndarray, scale: float) -> np.ndarray:
 
 def find_quads(
     frame_bgr: np.ndarray,
+    known: Sequence[np.ndarray] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
     """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial, and
-    the guessed outlines of cards hidden in fans with their visible index corner)."""
+    the guessed outlines of cards hidden in fans with their visible index corner). ``known``:
+    outlines (frame pixels) of cards known to lie there (see :func:`detect`)."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = _downscale(frame_bgr, scale)
@@ -292,10 +295,24 @@ def find_quads(
     work = make_work(small)
     for k in range(len(work.masks)):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
-    work.masks.extend(rest_masks(work, cands, min_area))
-    for k in (3, 4):
+    small_known = [np.asarray(q, np.float64).reshape(4, 2) * scale for q in known]
+    work.masks.extend(rest_masks(work, cands, min_area, small_known))
+    for k in (3, 4, 5):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done, COARSE_PENALTY))
     chosen = _select(cands, work, min_area)
+    if small_known:
+        # what the last masks found over a known card is that card (a piece of it beyond
+        # its known outline): the card itself, when found, comes from the finer masks
+        polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in small_known]
+        chosen = [
+            c
+            for c in chosen
+            if c.penalty < COARSE_PENALTY
+            or not any(
+                cv2.pointPolygonTest(p, (float(c.centre[0]), float(c.centre[1])), False) >= 0
+                for p in polys
+            )
+        ]
     if not chosen:
         empty = np.zeros((0, 4, 2), np.float32)
         return empty, np.zeros((0,), np.float32), np.zeros((0,), bool), []
@@ -357,23 +374,28 @@ def detect(
     frame_bgr: np.ndarray,
     hidden_cards: bool = True,
     corner_detector: CornerDetector | None = None,
+    known: Sequence[np.ndarray] = (),
 ) -> Detections:
     """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
     with ``hidden_cards``, also the cards of a fan whose index corner alone shows; with a
     ``corner_detector``, also every card whose index corner it finds where no outline was
-    (:func:`add_corner_rows`)."""
+    (:func:`add_corner_rows`). ``known``: outlines (frame pixels) of cards a video has shown
+    lying there: a card touching one of them, which merges with it into one bright blob, is
+    what is left of the blob beyond it (they are not themselves returned unless found)."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     elif frame_bgr.shape[2] == 4:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
-    found = _outlined(frame_bgr, hidden_cards)
+    found = _outlined(frame_bgr, hidden_cards, known)
     if corner_detector is not None:
         found = add_corner_rows(found, frame_bgr, corner_detector.find(frame_bgr))
     return found
 
 
-def _outlined(frame_bgr: np.ndarray, hidden_cards: bool) -> Detections:
-    quads, scores, partial, hidden = find_quads(frame_bgr)
+def _outlined(
+    frame_bgr: np.ndarray, hidden_cards: bool, known: Sequence[np.ndarray] = ()
+) -> Detections:
+    quads, scores, partial, hidden = find_quads(frame_bgr, known)
     if len(quads) == 0:
         return Detections(frame=frame_bgr)
     crops = np.stack([warp_quad(frame_bgr, q) for q in quads])

@@ -143,6 +143,9 @@ class Track:
     recent: list[np.ndarray] = field(default_factory=list)
     """Its last few upright warps (a candidate's)."""
     unseen_since: float = math.inf
+    found_last: float = -math.inf
+    """When it was last found in place, even with something moving there (``last_seen``:
+    the last look while all was quiet)."""
 
     def __post_init__(self) -> None:
         if math.isnan(self.steady_since):
@@ -334,6 +337,7 @@ class CardTracker:
                 and not same_card(tr.look, crops[i])
                 and not _shifted(tr.quad, quads[i], STILL)
                 and self.replaceable(tr, seen, None)
+                and self.replaceable(tr, seen, crops[i])
             )
             if i is not None and (
                 differs
@@ -355,6 +359,7 @@ class CardTracker:
                 tr.misses = 2
                 tr.missing_since = -math.inf
             if i is not None:
+                tr.found_last = t
                 if not quiet(quads[i]):
                     continue
                 tr.quad, tr.last_seen, tr.misses, tr.missing_since = quads[i], t, 0, math.inf

@@ -222,22 +222,25 @@ def find_cards(
     from vision.detect.preprocess import order_quad, warp_quad
 
     h, w = frame.shape[:2]
-    found: list[np.ndarray] = []
+    found: list[list[np.ndarray]] = []  # per card, every outline found of it
 
     def add(quads: np.ndarray, partial: np.ndarray, dx: int, dy: int) -> None:
         for q, part in zip(quads, partial, strict=True):
             if part:
                 continue
             q = np.asarray(q, np.float64).reshape(4, 2) + [dx, dy]
-            same = [i for i, f in enumerate(found) if _same_card(q, f)]
+            same = [i for i, f in enumerate(found) if _same_card(q, _agreed(f))]
             if not same:
-                found.append(q)
-            elif all(_area(q) > 1.2 * _area(found[i]) for i in same):
+                found.append([q])
+            elif all(_area(q) > 1.2 * _area(_agreed(found[i])) for i in same):
                 # a part looked at closer shows the card whose picture frame (or a piece of
                 # it) the whole frame gave: the card replaces it
                 for i in reversed(same):
                     del found[i]
-                found.append(q)
+                found.append([q])
+            else:
+                for i in same:
+                    found[i].append(q)
 
     whole = detect(frame)
     add(whole.quads, whole.partial, 0, 0)  # type: ignore[attr-defined]
@@ -257,9 +260,30 @@ def find_cards(
                 part = detect(np.ascontiguousarray(frame[y0 : y0 + th, x0 : x0 + tw]))
                 add(part.quads, part.partial, x0, y0)  # type: ignore[attr-defined]
     # each outline from the corner its crop starts at (the crop's top-left)
-    found = [order_quad(q).astype(np.float64) for q in found]
-    crops = [warp_quad(frame, q.astype(np.float32)) for q in found]
-    return FoundCards(found, crops)
+    quads = [order_quad(_agreed(f)).astype(np.float64) for f in found]
+    crops = [warp_quad(frame, q.astype(np.float32)) for q in quads]
+    return FoundCards(quads, crops)
+
+
+AGREE = 0.06
+"""Two outlines of one card agree when each corner of one lies this close (a fraction of the
+card's size) to a corner of the other."""
+
+
+def _agreed(outlines: list[np.ndarray]) -> np.ndarray:
+    """The outline of a card found several times (the whole frame, stretched, in parts) that
+    most of the others agree with (the larger on a tie): one look may snap a corner onto a
+    pip or a shadow's edge, the others see the card's own corners."""
+    if len(outlines) == 1:
+        return outlines[0]
+
+    def agree(a: np.ndarray, b: np.ndarray) -> bool:
+        d = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
+        return float(d.min(axis=1).max()) < AGREE * math.sqrt(max(_area(a), 1.0))
+
+    support = [sum(agree(a, b) for b in outlines) for a in outlines]
+    best = max(range(len(outlines)), key=lambda i: (support[i], _area(outlines[i])))
+    return outlines[best]
 
 
 def _area(q: np.ndarray) -> float:
@@ -487,12 +511,13 @@ def _faces(
     players: int,
 ) -> tuple[list[np.ndarray], list[bool]]:
     """The finds that are faces (outlines, and whether each is known upright); the doubtful
-    ones too when the faces are fewer than ``players``."""
+    ones too when the faces are fewer than ``players`` and at least three cards are laid out
+    (two cards fit a plane whatever they are: a doubtful find would go unchecked)."""
     if is_face is None or not found.quads:
         return list(found.quads), list(found.upright)
     score = [float(v) for v, _ in is_face(found.crops)]
     sure, maybe = sum(v >= 1.0 for v in score), sum(v > 0.0 for v in score)
-    least = 1.0 if sure >= players or maybe < players else 0.5
+    least = 1.0 if sure >= players or maybe < players or players < 3 else 0.5
     keep = [i for i, v in enumerate(score) if v >= least]
     return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
 

@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from rules.cards import Card
@@ -125,6 +126,9 @@ class Watcher:
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
         self.detect: Callable[[np.ndarray], Finds] = detector or detect
+        self.hints = detector is None
+        """Tell the detector where the cards followed lie (:func:`vision.detect.find.detect`'s
+        ``known``: a new card touching one is then found as what is left of their blob)."""
         self.log = HandLog(spec)
         self.fixtures_pending = list(spec.fixtures)
         self.fixture_tracks: set[int] = set()
@@ -193,7 +197,13 @@ class Watcher:
         self.tracker.note_motion(moved)
         if not self.tracker.wants_detection(self.gate, t):
             return []
-        found = self.detect(work)
+        if self.hints:
+            from vision.detect.find import detect
+
+            lying = [tr.quad for tr in self.tracker.live() if tr.status == "present"]
+            found = detect(work, known=lying)
+        else:
+            found = self.detect(work)
         self.detections += 1
         quads, partial = found.quads, found.partial
         if self.view is None:
@@ -205,6 +215,25 @@ class Watcher:
             corner = getattr(found, "one_corner", None)
             if corner is not None and len(corner) == len(partial):
                 partial = partial & ~corner
+                # ... but a corner lying on a card followed is that card's (a new card is
+                # laid over the others, found whole)
+                lying = [np.asarray(tr.quad, np.float32).reshape(-1, 1, 2) for tr in self.tracker.live() if tr.status == "present"]  # fmt: skip
+                keep = [
+                    i
+                    for i in keep
+                    if not corner[i]
+                    or not any(
+                        cv2.pointPolygonTest(
+                            q,
+                            tuple(
+                                float(v) for v in np.asarray(quads[i]).reshape(4, 2).mean(axis=0)
+                            ),
+                            False,
+                        )
+                        >= 0  # fmt: skip
+                        for q in lying
+                    )
+                ]
             quads, partial = quads[keep], partial[keep]
             crops = self._full_crops(image, quads)
             self.frame = image
@@ -215,6 +244,8 @@ class Watcher:
             text = f"the camera moved ({np.hypot(*shift) / self.view.ppl:.2f} card lengths): the table found again, no play re-seated"  # type: ignore[union-attr]
             events.append(WatchEvent("note", t, text=text))
         arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
+        for tr in left:  # known before the arrivals are placed (has their trick left?)
+            self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
         for tr in arrived:
             events.extend(self._arrived(tr, t))
         for tr in left:
@@ -330,7 +361,19 @@ class Watcher:
         if play.trick > len(done):
             return crop is not None and self._another_card(play, crop)
         others = {p.track_id for p in self.log.plays if p.trick == play.trick} - {tr.id}
-        return not (others & seen)
+        if others & seen:
+            return False
+        # its trick's other cards have left (being gathered): a find there that still reads
+        # plainly as this card is this card (an arm over it changed its look), not another
+        return crop is None or not self._reads_as(play, crop)
+
+    def _reads_as(self, play: PlayEvent, crop: np.ndarray) -> bool:
+        """Does ``crop`` read plainly as ``play``'s card (as it stands now)?"""
+        probs = self.reader([crop])[0]
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        if face_probability(probs) < 0.9 or float(probs[best]) < 0.8:
+            return False
+        return CARD_LABELS[best] == self.log.cards()[play.index][1]
 
     def _another_card(self, play: PlayEvent, crop: np.ndarray) -> bool:
         """Does ``crop`` plainly show a card other than ``play``'s (not the same card under
@@ -738,7 +781,7 @@ class Watcher:
         return []
 
     def _left(self, tr: Track, t: float) -> list[WatchEvent]:
-        self.last_seen[tr.id] = tr.last_seen
+        self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
         if tr.id in self.fixture_tracks:
             return [WatchEvent("note", t, text="the face-up card was taken up")]
         index = self.play_of_track.get(tr.id)
