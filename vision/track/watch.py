@@ -546,10 +546,13 @@ class Watcher:
                     continue
                 if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
                     # pushed aside on its own side: a card of the trick in progress is
-                    # played once, so one reading plainly as it there is it
+                    # played once, so one reading plainly as it there is it (or reading as
+                    # it within a card's length of where it lay: pushed by the next card)
+                    was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
+                    close = float(np.hypot(*(tr.centre - was))) < np.sqrt(max(tr.area, 1.0))
                     pushed = (
                         named
-                        and probs[best] >= 0.9
+                        and (probs[best] >= 0.9 or (close and probs[best] >= 0.6))
                         and play.trick == len(self.log.tricks()[0]) + 1
                         and self.seats.seat_of(tr.centre, self.size) == play.seat
                     )
