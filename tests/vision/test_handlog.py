@@ -7,6 +7,7 @@ import importlib.util
 import random
 from pathlib import Path
 
+import pytest
 from handlog_helpers import add_play, simulated_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -83,6 +84,29 @@ def test_a_missed_lead_leads_its_trick() -> None:
     done, _ = log.tricks()
     assert done[0].seats == (0, 1, 2, 3)
     assert log.record()["tricks"] == [[UNKNOWN, "9S", "KS", "AS"]]
+
+
+def test_a_trick_gone_by_unseen_is_every_seat_missed_and_won_by_the_next_leader() -> None:
+    """A head in front of the camera throughout trick 2 (bench seed 9601, light Klaberjass):
+    the watcher adds the whole trick as missed plays, led by the last winner; the next lead
+    shows who won it; a person's names then give the true record and score."""
+    spec = clabber(3, "9H", "play")  # hearts trump, seat 0 leads
+    log = HandLog(spec)
+    for seat, card in ((0, "AS"), (1, "9S"), (2, "KS"), (3, "QS")):
+        add_play(log, seat, Card.parse(card), 1)
+    missed = log.unseen_trick(0, 5.0, "a trick went by unseen")  # seat 0 won trick 1
+    assert [(p.trick, p.seat, p.card) for p in missed] == [(2, s, None) for s in (0, 1, 2, 3)]
+    assert all(p.confirm and "went by unseen" in p.reason for p in missed)
+    done, current = log.tricks()
+    assert len(done) == 2 and done[1].winner is None and not current
+    add_play(log, 2, Card.parse("JH"), 3)  # seat 2 leads trick 3: it won trick 2
+    done, _ = log.tricks()
+    assert done[1].winner == 2 and log.to_move() == 3
+    for play, card in zip(missed, ("AD", "10D", "9H", "KD"), strict=True):
+        log.correct(play.index, card, by="a person")
+    assert log.record()["tricks"][1] == ["AD", "10D", "9H", "KD"]
+    with pytest.raises(ValueError, match="in progress"):
+        log.unseen_trick(0, 6.0, "again")
 
 
 def _bench() -> object:

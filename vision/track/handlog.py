@@ -266,6 +266,30 @@ class HandLog:
             return self.spec.first_leader
         return done[-1].winner
 
+    def unseen_trick(self, leader: int, t: float, why: str) -> list[PlayEvent]:
+        """A whole trick played where the camera could not see (a head or a body in front of
+        it throughout): a missed play for every seat, clockwise from ``leader``, whose cards
+        a person names; its winner shows as the next trick's leader. Only between tricks."""
+        done, current = self.tricks()
+        if current:
+            raise ValueError("a trick is in progress: close it first")
+        number = len(done) + 1
+        out = []
+        for k in range(self.spec.players):
+            seat = (leader + k) % self.spec.players
+            note = (
+                f"missed: seat {seat}'s card to trick {number} was never seen ({why});"
+                " name it with a correction"
+            )
+            play = PlayEvent(
+                index=len(self.plays), seat=seat, card=None, t=t, trick=number,
+                reading=None, probs=np.zeros(len(LABELS)), crop=np.zeros((1, 1, 3), np.uint8),
+                quad=np.zeros((4, 2)), track_id=-1, seat_note=note, leads=k == 0,
+            )  # fmt: skip
+            self.plays.append(play)
+            out.append(play)
+        return out
+
     def close_short(self, why: str) -> list[PlayEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
         (clockwise; the seat that was to lead leads: the previous trick's winner). The card

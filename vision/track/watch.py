@@ -51,7 +51,7 @@ from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
 from vision.track.plane import PlaneView, warp_ordered
-from vision.track.seating import SEAT_TIE_DEGREES, Placement, place
+from vision.track.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, Placement, place
 from vision.track.table import (
     CardTracker,
     MotionGate,
@@ -82,6 +82,21 @@ TRICK_GONE_S = 0.8
 before it was (rendered hands: gathering, then leading, takes 2 s or more; a hand sliding a
 card in hides the cards under it just as that card comes)."""
 
+
+COVER_GRID, COVER_DIFF, COVER_SHARE = 24, 45.0, 0.35
+"""The play area is *covered* when at least COVER_SHARE of a COVER_GRID x COVER_GRID copy
+of it differs from its bare look by more than COVER_DIFF (a colour level, 0-255)."""
+
+COVERED_PLAY_S = 0.5
+"""... and a trick can have gone by unseen only if it was covered this long per player since
+the last play seen."""
+
+TOGETHER_S = 0.15
+"""Cards first seen this close in time were uncovered together (a head lifted off them)."""
+
+UNSEEN_PLAY_S = 0.8
+"""A trick can have gone by unseen only when at least this long per player has passed since
+the last trick's last card (see :meth:`Watcher._unseen_trick`)."""
 
 DOUBT_FACE = 0.2
 """A find lying still in the play area that reads as a face-up card with at least this
@@ -151,6 +166,12 @@ class Watcher:
         self.detections = 0
         self.frames = 0
         self.gathered = 0
+        self.bare_look: np.ndarray | None = None
+        """The play area with no card on it (coarse, colour): what covers it is told from it."""
+        self.covered_s = 0.0
+        """How long the play area has been mostly covered (a head, a body) since the last
+        play was seen (:meth:`_unseen_trick`)."""
+        self.last_look = -math.inf
 
     def restore(self, plays: Sequence[tuple[int, Card]], t: float = 0.0) -> None:
         """Start from the plays already recorded for this hand, in turn order ``(seat, card)``
@@ -204,6 +225,7 @@ class Watcher:
             found = detect(work, known=lying)
         else:
             found = self.detect(work)
+        self._note_cover(work, len(found.quads) == 0, t)
         self.detections += 1
         quads, partial = found.quads, found.partial
         if self.view is None:
@@ -246,13 +268,45 @@ class Watcher:
         arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         for tr in left:  # known before the arrivals are placed (has their trick left?)
             self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
-        for tr in arrived:
+        for tr in self._in_turn(arrived):
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
         if self._look_again():
             events.extend(self._revise(t))
         return events
+
+    def _in_turn(self, arrived: list[Track]) -> list[Track]:
+        """Cards come to rest in the same look (a hand or a head lifted off them) in the order
+        of the turn from the seat to move (else as they came)."""
+        turn = self.log.to_move()
+        if len(arrived) < 2 or turn is None:
+            return arrived
+        n = self.spec.players
+
+        def key(tr: Track) -> tuple[int, float]:
+            seat = self.seats.seat_of(tr.centre, self.size)
+            return ((seat - turn) % n, tr.first_seen)
+
+        return sorted(arrived, key=key)
+
+    def _note_cover(self, work: np.ndarray, empty: bool, t: float) -> None:
+        """Measure how much of the play area something covers (against its look when bare:
+        first seen with no card on it, then followed slowly), and for how long."""
+        look = cv2.resize(work, (COVER_GRID, COVER_GRID), interpolation=cv2.INTER_AREA)
+        look = look.astype(np.float32)
+        step = 0.0 if self.last_look == -math.inf else min(t - self.last_look, 0.5)
+        self.last_look = t
+        if self.bare_look is None:
+            if empty:
+                self.bare_look = look
+            return
+        far = float((np.abs(look - self.bare_look).max(axis=2) > COVER_DIFF).mean())
+        if far >= COVER_SHARE:
+            self.covered_s += step
+        elif empty and far < 0.1:
+            # bare: the cloth as it looks now (the light drifts slowly; a head never counts)
+            self.bare_look = 0.8 * self.bare_look + 0.2 * look
 
     def _make_view(self, size: tuple[int, int]) -> None:
         self.view = PlaneView.make(
@@ -415,9 +469,10 @@ class Watcher:
                     text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
                 )
             ]
+        unseen = self._unseen_trick(tr, t)
         where = self._place(tr)
         over = where.over
-        events = self._infer_missed(t, why=where.note) if over else []
+        events = unseen + (self._infer_missed(t, why=where.note) if over else [])
         try:
             played = self._play(tr, probs, t, where.seat, "" if over else where.note)
         except DecodeError as exc:
@@ -611,6 +666,46 @@ class Watcher:
             return False
         return all(self.last_seen.get(i, -math.inf) < before - TRICK_GONE_S for i in ids)
 
+    def _unseen_trick(self, tr: Track, t: float) -> list[WatchEvent]:
+        """A lead plainly on the side of a seat that did not win the last trick, when that
+        trick's cards were all read surely and long enough has passed for a whole trick: a
+        trick was played where the camera could not see (a head in front of it throughout).
+        Its plays are missed (every seat's, for a person to name); its winner is this card's
+        seat. Nothing is done when the lead could have been misplaced or the last winner
+        misread: the card is then taken as it lies."""
+        done, current = self.log.tricks()
+        if current or self.complete or len(done) + 2 > self.spec.tricks:
+            return []
+        expected = done[-1].winner if done else self.spec.first_leader
+        if expected is None:
+            return []
+        last = [p for p in self.log.plays if p.trick == len(done)] if done else []
+        if any(p.confirm for p in last):
+            return []  # the last winner may be misread: the lead is not proof
+        dist = self.seats.distances(tr.centre, self.size)
+        nearest = int(np.argmin(dist))
+        if nearest == expected or dist[expected] - dist[nearest] <= SEAT_NEAR_DEGREES:
+            return []
+        since = max((p.t for p in last), default=self.fixture_t)
+        if tr.first_seen - since < UNSEEN_PLAY_S * self.spec.players:
+            return []
+        if self.covered_s < COVERED_PLAY_S * self.spec.players:
+            return []  # the table was in view: a trick would have been seen
+        for other in self.tracker.live():
+            if other.id == tr.id or abs(other.first_seen - tr.first_seen) > TOGETHER_S:
+                continue
+            if other.steady_since > other.first_seen + 1e-6 or other.sightings < 2:
+                continue  # still moving: a card being played now, not one uncovered
+            if self.seats.seat_of(other.centre, self.size) == expected:
+                return []  # a card uncovered with this one on the leader's side: the lead
+        why = (
+            f"seat {nearest} led, but seat {expected} won the trick before: a trick went by unseen"
+        )
+        return [
+            WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
+            for play in self.log.unseen_trick(expected, tr.first_seen, why)
+        ]
+
     def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
         (clockwise; the seat that was to lead leads). A doubtful card lying on such a seat's
@@ -760,6 +855,7 @@ class Watcher:
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
         play.views = views
+        self.covered_s = 0.0
         return WatchEvent("play", t, play=play)
 
     def _gathered_before(self, played: WatchEvent, t: float) -> list[WatchEvent]:
