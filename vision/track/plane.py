@@ -447,6 +447,12 @@ def calibrate_frame(
         if fit is not None:
             cards = _merge(_rectified_finds(frame, fit, detect), found)
     quads, upright = _faces(cards, is_face, players)
+    if len(quads) < players and cards is not found:
+        # a card outlined again on the plane may read worse there (a court card's picture
+        # taken for a back): the finds as first seen, if they hold every player's card
+        first = _faces(found, is_face, players)
+        if len(first[0]) >= players:
+            quads, upright = first
     idx, fit = choose_setup(quads, players, upright)
     chosen = [quads[i] for i in idx]
     size = math.sqrt(float(np.mean([_area(q) for q in chosen])))
