@@ -218,6 +218,7 @@ class Watcher:
         self.tracker.note_motion(moved)
         if not self.tracker.wants_detection(self.gate, t):
             return []
+        found: Finds
         if self.hints:
             from vision.detect.find import detect
 
@@ -372,7 +373,8 @@ class Watcher:
         if self.view is None or self.frame is None:
             return []
         quad = self.view.to_image(np.asarray(tr.quad, np.float64).reshape(4, 2))
-        size = float(np.sqrt(abs(np.cross(quad[2] - quad[0], quad[3] - quad[1])) / 2))
+        (ax, ay), (bx, by) = quad[2] - quad[0], quad[3] - quad[1]
+        size = float(np.sqrt(abs(ax * by - ay * bx) / 2))  # the outline's area, from its diagonals
         step = max(0.5, 0.01 * size)
         return [
             warp_ordered(self.frame, quad + np.array(d) * step) for d in ((1, 0), (0, 1), (-1, -1))
