@@ -85,6 +85,16 @@ def _truth_by_place(truth: dict) -> dict[tuple[int, int], Card]:
     return {(i // n + 1, q["seat"]): Card.parse(q["card"]) for i, q in enumerate(truth["plays"])}
 
 
+def _which_play(truth: dict, n: int, index: int | None) -> int:
+    """``index``, or (None) the last play of a trick (not the last) won by its last player,
+    whose seat then leads the next."""
+    if index is not None:
+        return index
+    plays, winners = truth["plays"], truth["winners"]
+    k = next(k for k in range(len(winners) - 1) if plays[n * k + n - 1]["seat"] == winners[k])
+    return n * k + n - 1
+
+
 def _misreading(
     model: Callable[[list[np.ndarray]], np.ndarray], card: Card, as_: Card, impossible: Card
 ) -> Callable[[list[np.ndarray]], np.ndarray]:
@@ -142,11 +152,8 @@ def test_a_card_the_detector_never_reports_costs_only_that_play(
 ) -> None:
     video, truth = rendered[game]
     plays = truth["plays"]
-    winners = truth["winners"]
     n = 2 if game == "klaberjass" else 4
-    if dropped is None:  # a trick (not the last) won by its last player
-        k = next(k for k in range(len(winners) - 1) if plays[n * k + n - 1]["seat"] == winners[k])
-        dropped = n * k + n - 1
+    dropped = _which_play(truth, n, dropped)
     clean = _watch(video, truth, model)
     assert _by_place(clean) == _truth_by_place(truth), "the hand must read right as it is"
     play = clean.log.plays[dropped]
@@ -213,10 +220,7 @@ def test_a_card_seen_only_doubtfully_is_its_seats_play_marked_not_a_missed_one(
     video, truth = rendered[game]
     plays = truth["plays"]
     n = 2 if game == "klaberjass" else 4
-    if doubtful is None:  # a trick (not the last) won by its last player
-        winners = truth["winners"]
-        k = next(k for k in range(len(winners) - 1) if plays[n * k + n - 1]["seat"] == winners[k])
-        doubtful = n * k + n - 1
+    doubtful = _which_play(truth, n, doubtful)
     card = CARD_LABELS.index(Card.parse(plays[doubtful]["card"]))
     none = len(CARD_LABELS) + 1  # labels: the 52 cards, 'back', 'none'
 
