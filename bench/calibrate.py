@@ -13,6 +13,7 @@ up a phone would (seat 0 named by where its card lies). A calibration is counted
     .venv/bin/python bench/calibrate.py                                 # 10 seeds, every level and game
     .venv/bin/python bench/calibrate.py --seeds 9300-9339 --levels oblique,hands,full
     .venv/bin/python bench/calibrate.py --show                          # every wrong/failed one listed
+    .venv/bin/python bench/calibrate.py --seeds 9800 --keep /tmp/cal    # keep the frames and tables
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def main() -> int:
     ap.add_argument("--seeds", default="9300-9309", help="e.g. 9300-9339 or 5,7,9")
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--show", action="store_true", help="list every calibration not right")
+    ap.add_argument("--keep", type=Path, help="write the setup frames and tables to this folder")
     args = ap.parse_args()
 
     cv2.setNumThreads(1)
@@ -85,7 +87,8 @@ def main() -> int:
     tally: dict[tuple[str, str], dict[str, int]] = {}
     seconds: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         total = len(levels) * len(games) * len(seeds)
         done = 0
         for level in levels:

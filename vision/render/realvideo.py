@@ -34,6 +34,39 @@ from vision.render.handstage import STAGERS
 from vision.render.realism import LEVELS, Level, LightDraw, draw_camera, draw_light, pace, people
 from vision.render.tablestage import CARD_LONG_CM, ArmItem, CardItem, Stage
 
+CLEAR_VIEW = 0.25
+"""At most this much of any setup card may the players' held cards and arms hide from where
+the camera is put (else it is moved between two players, or higher)."""
+
+
+def _blocked(painter: Painter) -> float:
+    """How much of the likeliest-hidden setup card the players' held cards and the arms holding
+    them hide from the camera (0-1)."""
+    st, cam = painter.stage, painter.cam
+    if not st.fans:
+        return 0.0
+    w, h = cam.size
+    cover = np.zeros((h, w, 3), np.uint8)
+    for fan in st.fans:
+        painter._fan(cover, fan.seat, fan.cards, 0.0)
+    hidden = cover.max(axis=2) > 0
+    worst = 0.0
+    for _, _card, xy, a in st.setup:
+        corners = cam.project(painter.card_corners(np.array([*xy, 0.0, a])))
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+        area = int(mask.sum())
+        if area:
+            worst = max(worst, float(hidden[mask > 0].sum()) / area)
+    return worst
+
+
+def _between_seats(stage: Stage, azimuth: float) -> list[float]:
+    """The directions between two neighbouring seats, nearest ``azimuth`` first."""
+    n = len(stage.angles)
+    mids = [stage.angles[k] - 180.0 / n for k in range(n)]
+    return sorted(mids, key=lambda m: abs((m - azimuth + 180.0) % 360.0 - 180.0))
+
 
 def _pick_deck(rng: np.random.Generator, decks: list[str] | None, heldout: bool | None) -> str:
     known = {d.name: d for d in list_decks()}
@@ -446,9 +479,30 @@ def render_level_hand(
     table = (table.astype(np.float32) * nrng.uniform(0.55, 0.85)).astype(np.uint8)
     floor = (textures.table(nrng, 400, 400).astype(np.float32) * 0.5).astype(np.uint8)
     wall = tuple(int(v) for v in nrng.uniform(40, 170, 3))
-    base = background(cam, table, table_cm, floor, wall, round_table=bool(nrng.random() < 0.3))  # type: ignore[arg-type]
+    round_table = bool(nrng.random() < 0.3)
+    base = background(cam, table, table_cm, floor, wall, round_table=round_table)  # type: ignore[arg-type]
     light = draw_light(nrng, level, duration, size)
     painter = Painter(stage, cam, level, light, images, people(nrng, hand.players), nrng, base, fps)
+    placed = (draw.azimuth, draw.elevation)
+    blocked = _blocked(painter)
+    if blocked > CLEAR_VIEW:
+        # a person propping up the phone moves it between two players, or higher, when a
+        # player's arm and held cards hide the play area (a stand at a player's shoulder
+        # sees only his sleeve): the first place that sees the setup cards, else the best
+        best = (blocked, cam, placed)
+        places = [(a, e) for e in (draw.elevation, draw.elevation + 12, draw.elevation + 24)
+                  if e <= 88 for a in [draw.azimuth, *_between_seats(stage, draw.azimuth)]][1:]  # fmt: skip
+        for azimuth, elevation in places:
+            painter.cam = place_camera(size, azimuth, elevation, draw.hfov, stage.extent(view),
+                                       draw.k1, roll_deg=draw.roll, min_horizontal=stage.edge_r)  # fmt: skip
+            blocked = _blocked(painter)
+            if blocked < best[0]:
+                best = (blocked, painter.cam, (azimuth, elevation))
+            if blocked <= CLEAR_VIEW:
+                break
+        cam = painter.cam = best[1]
+        placed = best[2]
+        painter.base = background(cam, table, table_cm, floor, wall, round_table=round_table)  # type: ignore[arg-type]
     w, h = size
     out.parent.mkdir(parents=True, exist_ok=True)
     setup_path = out.with_suffix(".setup.png")
@@ -484,8 +538,8 @@ def render_level_hand(
             "seed": seed,
             "realism": level.name,
             "camera": {
-                "azimuth": round(draw.azimuth, 1),
-                "elevation": round(draw.elevation, 1),
+                "azimuth": round(placed[0] % 360.0, 1),
+                "elevation": round(placed[1], 1),
                 "hfov": round(draw.hfov, 1),
                 "k1": round(draw.k1, 3),
             },

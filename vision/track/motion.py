@@ -352,7 +352,15 @@ class CardTracker:
                 )
             ):
                 if not self.replaceable(tr, seen, crops[i]):
-                    continue  # covered, not replaced: wait until it is seen clearly
+                    # covered, not replaced: wait until it is seen clearly (a card looking
+                    # as it did, where it lay, is at least found there: it has not left)
+                    if (
+                        tr.look is not None
+                        and not moved(tr.quad, quads[i])
+                        and same_card(tr.look, crops[i])
+                    ):
+                        tr.found_last = t
+                    continue
                 used.discard(i)
                 del matched[k]
                 i = None

@@ -147,16 +147,39 @@ def _rigid(
     return best[1], best[2]
 
 
+_BASE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+"""A card one unit long and one wide (the width is scaled by the aspect): :func:`_model`'s
+corners, for all cards at once in :func:`_residuals`."""
+
+
 def _residuals(params: np.ndarray, quads: list[np.ndarray], ks: list[int]) -> np.ndarray:
-    h = np.append(params[:8], 1.0).reshape(3, 3)
-    aspect = float(np.clip(params[-1], 0.55, 0.85))
-    poses = np.concatenate([[0.0, 0.0, 0.0], params[8:-1]]).reshape(-1, 3)
-    out = []
-    for q, pose, k in zip(quads, poses, ks, strict=True):
-        out.append((_apply(h, _model(aspect, *pose, k)) - q).ravel())
+    """Every card's image corners as the plane ``params`` puts them less ``quads`` (card by
+    card, as :func:`_model` lists its corners), and the aspect's weak prior."""
+    return _residuals_many(np.asarray(params, np.float64)[None, :], quads, ks)[0]
+
+
+def _residuals_many(rows: np.ndarray, quads: list[np.ndarray], ks: list[int]) -> np.ndarray:
+    """:func:`_residuals` of each row of ``rows`` (M x P) at once (M x R): the fit's
+    numeric Jacobian in one call."""
+    m = len(rows)
+    h = np.concatenate([rows[:, :8], np.ones((m, 1))], axis=1).reshape(m, 3, 3)
+    aspect = np.clip(rows[:, -1], 0.55, 0.85)
+    poses = np.concatenate([np.zeros((m, 3)), rows[:, 8:-1]], axis=1).reshape(m, -1, 3)
+    idx = (np.arange(4)[None, :] + np.asarray(ks)[:, None]) % 4
+    base = _BASE[idx]  # n x 4 x 2
+    bx = base[None, ..., 0] * aspect[:, None, None]  # m x n x 4
+    by = np.broadcast_to(base[None, ..., 1], bx.shape)
+    c, sn = np.cos(poses[..., 2])[..., None], np.sin(poses[..., 2])[..., None]
+    x = bx * c - by * sn + poses[..., 0:1]
+    y = bx * sn + by * c + poses[..., 1:2]
+    hh = h[:, None, None, :, :]  # m x 1 x 1 x 3 x 3
+    u = hh[..., 0, 0] * x + hh[..., 0, 1] * y + hh[..., 0, 2]
+    v = hh[..., 1, 0] * x + hh[..., 1, 1] * y + hh[..., 1, 2]
+    w = hh[..., 2, 0] * x + hh[..., 2, 1] * y + hh[..., 2, 2]
+    target = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    seen = np.stack([u / w, v / w], axis=-1) - target[None]
     # a weak prior: cards are 0.6-0.75 as wide as long
-    out.append([(aspect - 0.68) * 20.0])
-    return np.concatenate(out)
+    return np.concatenate([seen.reshape(m, -1), ((aspect - 0.68) * 20.0)[:, None]], axis=1)
 
 
 def _levenberg(
@@ -165,15 +188,12 @@ def _levenberg(
     p = params.astype(np.float64).copy()
     scale = np.maximum(np.abs(p), 1e-3)
     lam = 1e-3
+    gain = 0.0
     r = _residuals(p, quads, ks)
     cost = float(r @ r)
     for _ in range(60):
-        jac = np.empty((len(r), len(p)))
-        for j in range(len(p)):
-            step = 1e-6 * scale[j]
-            q = p.copy()
-            q[j] += step
-            jac[:, j] = (_residuals(q, quads, ks) - r) / step
+        steps = 1e-6 * scale
+        jac = ((_residuals_many(p[None, :] + np.diag(steps), quads, ks) - r) / steps[:, None]).T
         a = jac.T @ jac
         g = jac.T @ r
         improved = False
@@ -187,12 +207,13 @@ def _levenberg(
             rq = _residuals(q, quads, ks)
             cq = float(rq @ rq)
             if cq < cost:
+                gain = cost - cq
                 p, r, cost = q, rq, cq
                 lam = max(lam / 3, 1e-9)
                 improved = True
                 break
             lam *= 10
-        if not improved or cost < 1e-10:
+        if not improved or cost < 1e-10 or gain < 1e-7 * cost:
             break
     return p, cost
 
@@ -281,9 +302,13 @@ def _agreed(outlines: list[np.ndarray]) -> np.ndarray:
         d = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
         return float(d.min(axis=1).max()) < AGREE * math.sqrt(max(_area(a), 1.0))
 
-    support = [sum(agree(a, b) for b in outlines) for a in outlines]
-    best = max(range(len(outlines)), key=lambda i: (support[i], _area(outlines[i])))
-    return outlines[best]
+    # a piece of the card (its picture, a half cut by a big pip) is no outline of it however
+    # often it is found: only outlines near the largest's size vote
+    largest = max(_area(a) for a in outlines)
+    whole = [a for a in outlines if _area(a) >= 0.7 * largest]
+    support = [sum(agree(a, b) for b in whole) for a in whole]
+    best = max(range(len(whole)), key=lambda i: (support[i], _area(whole[i])))
+    return whole[best]
 
 
 def _area(q: np.ndarray) -> float:
@@ -320,9 +345,18 @@ def choose_setup(
     combos = list(itertools.combinations(range(n), players))
     if len(combos) > 60:  # too many: the largest cards first (held cards are not the problem)
         areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
-        keep = sorted(range(n), key=lambda i: -areas[i])[: players + 3]
+        keep: list[int] = []
+        cards = 0  # of the outlines kept, those of different cards (every outline of one kept)
+        for i in sorted(range(n), key=lambda i: -areas[i]):
+            new = not any(_same_card(quads[i], quads[k]) for k in keep)
+            if new and cards == players + 3:
+                continue
+            keep.append(i)
+            cards += new
         combos = list(itertools.combinations(sorted(keep), players))
     for combo in combos:
+        if any(_same_card(quads[a], quads[b]) for a, b in itertools.combinations(combo, 2)):
+            continue  # two outlines of one card
         try:
             fit = fit_plane([quads[i] for i in combo], upright=[known[i] for i in combo])
         except (ValueError, np.linalg.LinAlgError):
@@ -522,17 +556,32 @@ def _faces(
     if is_face is None or not found.quads:
         return list(found.quads), list(found.upright)
     score = [float(v) for v, _ in is_face(found.crops)]
-    sure, maybe = sum(v >= 1.0 for v in score), sum(v > 0.0 for v in score)
+    sure, maybe = (_cards([q for q, v in zip(found.quads, score, strict=True) if v >= least])
+                   for least in (1.0, 1e-9))  # fmt: skip
     least = 1.0 if sure >= players or maybe < players or players < 3 else 0.5
     keep = [i for i, v in enumerate(score) if v >= least]
     return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
 
 
+def _cards(quads: list[np.ndarray]) -> int:
+    """How many cards ``quads`` outline (a card may be outlined more than once)."""
+    kept: list[np.ndarray] = []
+    for q in quads:
+        if not any(_same_card(q, k) for k in kept):
+            kept.append(q)
+    return len(kept)
+
+
 def _merge(first: FoundCards, more: FoundCards) -> FoundCards:
-    """``first``'s cards, and those of ``more`` that ``first`` does not have."""
+    """``first``'s cards, and those of ``more`` not outlined the same in ``first``: a card
+    outlined both ways stays in both (an outline on the plane may cut a card in two, or read
+    worse, a court card's picture re-cut taken for a back); :func:`choose_setup` never takes
+    two outlines of one card."""
     quads, crops, upright = list(first.quads), list(first.crops), list(first.upright)
     for q, crop, up in zip(more.quads, more.crops, more.upright, strict=True):
-        if not any(_same_card(q, f) for f in quads):
+        size = math.sqrt(_area(q))
+        # only the very same outline is left out: a few pixels off, a card reads otherwise
+        if not any(np.abs(np.asarray(f) - q).max() < 0.01 * size for f in quads):
             quads.append(q)
             crops.append(crop)
             upright.append(up)

@@ -98,6 +98,11 @@ UNSEEN_PLAY_S = 0.8
 """A trick can have gone by unseen only when at least this long per player has passed since
 the last trick's last card (see :meth:`Watcher._unseen_trick`)."""
 
+PUSHED_CARDS = 2.4
+"""A card of the trick in progress reading as itself (at least 0.6) on its seat's side, this
+many card sizes (square root of its area) or nearer from where it lay, is that card moved:
+pushed by the next card, or still in a hand that paused with it on the way in."""
+
 DOUBT_FACE = 0.2
 """A find lying still in the play area that reads as a face-up card with at least this
 probability, but under an even chance (a far card blurred to a few dozen pixels, a card in a
@@ -596,7 +601,7 @@ class Watcher:
                 now = self.log.cards()[play.index][1]
                 named = card in (play.card, now) and probs[best] >= 0.5
                 other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
-                if other and play.trick <= len(done):
+                if other and play.trick <= len(done) and not self._lies_still(play, tr):
                     # a complete trick not yet seen gathered (a hand lay over its place as
                     # it went): a card plainly another one landing where one of its cards
                     # lay is the next trick's (the same seat plays to the same spot)
@@ -604,9 +609,11 @@ class Watcher:
                 if not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
                     # pushed aside on its own side: a card of the trick in progress is
                     # played once, so one reading plainly as it there is it (or reading as
-                    # it within a card's length of where it lay: pushed by the next card)
+                    # it within two card lengths of where it lay: pushed by the next card,
+                    # or still in the hand that paused with it on the way in)
                     was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
-                    close = float(np.hypot(*(tr.centre - was))) < np.sqrt(max(tr.area, 1.0))
+                    away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
+                    close = away < PUSHED_CARDS
                     pushed = (
                         named
                         and (probs[best] >= 0.9 or (close and probs[best] >= 0.6))
@@ -624,6 +631,19 @@ class Watcher:
                 text += f": trick {play.trick} is still on the table"
             return [WatchEvent("note", t, text=text)]
         return None
+
+    def _lies_still(self, play: PlayEvent, tr: Track) -> bool:
+        """Is ``tr`` the card of ``play`` (of a complete trick) still lying exactly where it
+        lay, its trick's other cards found where they lie now, whatever it reads as (the
+        classifier's AC for AS): the trick is not gathered, so no new card is led there."""
+        if moved(play.quad, tr.quad):
+            return False
+        here_now = self.tracker.seen_now
+        return any(
+            p.track_id in here_now
+            for p in self.log.plays
+            if p.trick == play.trick and p.index != play.index and not p.missed
+        )
 
     def _link(self, play: PlayEvent, tr: Track) -> None:
         """``tr`` is ``play``'s card: its earlier track, if still followed, is let go."""
