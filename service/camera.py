@@ -195,6 +195,7 @@ class TableCamera:
         self.last_frame = 0.0  # time.monotonic() of the latest frame
         self.play_seq: dict[int, int] = {}  # watcher play index -> event seq
         self.posted: dict[int, str] = {}  # watcher play index -> the card posted
+        self.evidenced: set[int] = set()  # plays whose doubt is kept for a person
         self.refused: dict[int, str] = {}  # plays the store refused, with the card refused
         self.confirmed: dict[int, str] = {}  # plays a person named or confirmed
         self.corrections = 0
@@ -273,6 +274,17 @@ class TableCamera:
         evidence (the two candidates, the crop) for a person to confirm."""
         log = self.watcher.log
         cards = log.cards()
+        for i, seq in self.play_seq.items():
+            # a play posted sure, marked since (a later card read as the same): its doubt too
+            play = log.plays[i]
+            if (
+                play.confirm
+                and not play.missed
+                and i not in self.confirmed
+                and i not in self.evidenced
+            ):
+                _keep_evidence(store, meta, seq, play, self.posted[i])
+                self.evidenced.add(i)
         for i in log.postable():
             if i in self.play_seq:
                 continue
@@ -292,6 +304,7 @@ class TableCamera:
             play = log.plays[i]
             if play.confirm and not play.missed and i not in self.confirmed and not done.repeated:
                 _keep_evidence(store, meta, done.record.seq, play, str(card))
+                self.evidenced.add(i)
 
     def _start(
         self,
@@ -313,6 +326,7 @@ class TableCamera:
         self.key = key
         self.play_seq = {}
         self.posted = {}
+        self.evidenced = set()
         self.refused = {}
         self.confirmed = {}
         self.corrections = 0

@@ -46,6 +46,9 @@ class PlayEvent:
     ``probs`` is their combination."""
     leads: bool = False
     """A missed play inferred to be the trick's lead (the seat that was to lead never showed)."""
+    again_note: str = ""
+    """A later card read plainly as this one (each card is played once): one of the two is
+    misread, so this play too is marked for a person."""
 
     @property
     def missed(self) -> bool:
@@ -53,12 +56,17 @@ class PlayEvent:
 
     @property
     def confirm(self) -> bool:
-        return self.reading is None or self.reading.confirm or bool(self.seat_note)
+        return (
+            self.reading is None
+            or self.reading.confirm
+            or bool(self.seat_note)
+            or bool(self.again_note)
+        )
 
     @property
     def reason(self) -> str:
         own = "" if self.reading is None else self.reading.reason
-        return "; ".join(r for r in (own, self.seat_note) if r)
+        return "; ".join(r for r in (own, self.seat_note, self.again_note) if r)
 
     def as_dict(self) -> dict[str, object]:
         r = self.reading

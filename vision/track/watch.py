@@ -878,7 +878,27 @@ class Watcher:
         self.views_read[tr.id] = len(tr.crops)
         play.views = views
         self.covered_s = 0.0
+        self._read_again(play)
         return WatchEvent("play", t, play=play)
+
+    def _read_again(self, play: PlayEvent) -> None:
+        """A card read plainly (0.5 or more) as one an earlier play was read as surely, and so
+        named otherwise here: each card is played once, so one of the two is misread and the
+        earlier play is marked too (the classifier reads both alike: 8H as 10H)."""
+        if play.reading is None or not play.reading.confirm:
+            return
+        best = int(np.argmax(play.probs[: len(CARD_LABELS)]))
+        raw = CARD_LABELS[best]
+        if float(play.probs[best]) < 0.5 or raw == play.card:
+            return
+        cards = self.log.cards()
+        for other in self.log.plays:
+            if other.index == play.index or other.missed or cards[other.index][1] != raw:
+                continue
+            if not other.confirm:
+                other.again_note = (
+                    f"play {play.index + 1} reads as {raw} too: one of the two is misread"
+                )
 
     def _gathered_before(self, played: WatchEvent, t: float) -> list[WatchEvent]:
         """A new trick is led: the cards of the tricks before it that are not seen where they
