@@ -311,6 +311,8 @@ class CardTracker:
                     continue
                 if self._still(tr, quads[i], crops[i]):
                     tr.sightings += 1
+                elif _wobbles(tr, quads[i]):
+                    pass  # lying where it lay, its outline (and so its look) unsteady: wait
                 else:
                     tr.steady_since, tr.sightings, tr.anchor = t, 1, np.asarray(quads[i])
                     tr.crops = [crops[i]]  # its first look lying still (not sliding in)
@@ -427,6 +429,15 @@ class CardTracker:
         return _moved_by(tr.anchor, quad) < STILL / 2 and any(
             same_card(c, crop, 0.8) for c in tr.recent
         )
+
+
+def _wobbles(tr: Track, quad: np.ndarray) -> bool:
+    """Does a card still where it lay only look otherwise, its outline wobbling (a far card a
+    few dozen pixels long, outlined now a pixel or two this way, now that way, and warped
+    to a look unlike the last)? Its middle has not moved from where it became still."""
+    if tr.anchor is None:
+        return False
+    return _moved_by(tr.anchor, quad) < STILL and _moved_by(tr.quad, quad) < STILL
 
 
 def _moved_by(a: np.ndarray, b: np.ndarray) -> float:
