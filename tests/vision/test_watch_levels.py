@@ -190,6 +190,9 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 3's far 7D, its outline wobbling a pixel or two from look to look (and so its
         # look), was never judged lying still in the 0.7 s before its trick was gathered
         ("light", "klaberjass", 9920, 10),
+        # trick 1's 8D read JD (0.61) as it came under the hand, then plainly 8D where it lay:
+        # taken for a second card on its seat's side, the trick closed short, all shifted
+        ("hands", "clag", 9930, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -50,6 +50,7 @@ from vision.read.decode import (
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
+from vision.track.motion import MAX_VIEWS
 from vision.track.plane import PlaneView, warp_ordered
 from vision.track.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, Placement, place
 from vision.track.table import (
@@ -97,6 +98,11 @@ TOGETHER_S = 0.15
 UNSEEN_PLAY_S = 0.8
 """A trick can have gone by unseen only when at least this long per player has passed since
 the last trick's last card (see :meth:`Watcher._unseen_trick`)."""
+
+UNSURE_PLAY = 0.7
+"""A play of the trick in progress read with less probability than this is never replaced by
+another card found where it lies: that find is the card seen better (seed 9930 hands Clag: an
+8D read JD 0.61 as it came, then plainly 8D, was taken for a second card and the trick closed)."""
 
 PUSHED_CARDS = 2.4
 """A card of the trick in progress reading as itself (at least 0.6) on its seat's side, this
@@ -163,6 +169,7 @@ class Watcher:
         """Plays recorded before this watcher started (:meth:`restore`)."""
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
+        self.looked_again = False  # a doubtful play's evidence grew outside its track's views
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
         self.size = (0, 0)
         self.frame_size = (0, 0)
@@ -278,7 +285,8 @@ class Watcher:
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
-        if self._look_again():
+        if self._look_again() or self.looked_again:
+            self.looked_again = False
             events.extend(self._revise(t))
         return events
 
@@ -440,6 +448,17 @@ class Watcher:
         """Does ``crop`` plainly show a card other than ``play``'s (not the same card under
         a hand, nor a doubtful view)?"""
         if same_card(play.crop, crop):
+            return False
+        if play.reading is not None and play.reading.probability < UNSURE_PLAY:
+            # read doubtfully when it came (blurred, half under the hand that laid it): a
+            # clear look where it lies is that card seen better, not another one; it joins
+            # the play's evidence (the hand is read together again)
+            probs = self.reader([crop])[0]
+            clear = face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6
+            if clear and len(play.views) < MAX_VIEWS:
+                play.views.append(np.asarray(probs, np.float64))
+                play.probs = combine(play.views)
+                self.looked_again = True
             return False
         probs = self.reader([crop])[0]
         best = int(np.argmax(probs[: len(CARD_LABELS)]))
