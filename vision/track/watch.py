@@ -170,6 +170,7 @@ class Watcher:
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.looked_again = False  # a doubtful play's evidence grew outside its track's views
+        self.better_seen: dict[int, int] = {}  # play index -> frame it was last seen better
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
         self.size = (0, 0)
         self.frame_size = (0, 0)
@@ -451,20 +452,26 @@ class Watcher:
             return False
         if play.reading is not None and play.reading.probability < UNSURE_PLAY:
             # read doubtfully when it came (blurred, half under the hand that laid it): a
-            # clear look where it lies is that card seen better, not another one; it joins
-            # the play's evidence (the hand is read together again)
-            probs = self.reader([crop])[0]
-            clear = face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6
-            if clear and len(play.views) < MAX_VIEWS:
-                play.views.append(np.asarray(probs, np.float64))
-                play.probs = combine(play.views)
-                self.looked_again = True
+            # clear look where it lies is that card seen better, not another one
+            self._seen_better(play, crop)
             return False
         probs = self.reader([crop])[0]
         best = int(np.argmax(probs[: len(CARD_LABELS)]))
         if face_probability(probs) < 0.9 or float(probs[best]) < 0.8:
             return False
         return CARD_LABELS[best] != self.log.cards()[play.index][1]
+
+    def _seen_better(self, play: PlayEvent, crop: np.ndarray) -> None:
+        """A clear look at a doubtfully read play's card joins its evidence, once a frame (the
+        tracker may ask about one find more than once); the hand is then read together again."""
+        if self.better_seen.get(play.index) == self.frames or len(play.views) >= MAX_VIEWS:
+            return
+        self.better_seen[play.index] = self.frames
+        probs = self.reader([crop])[0]
+        if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6:
+            play.views.append(np.asarray(probs, np.float64))
+            play.probs = combine(play.views)
+            self.looked_again = True
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
         views = list(self.reader([*tr.crops, *self._nudged(tr)]))
