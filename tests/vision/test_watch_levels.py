@@ -193,6 +193,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 1's 8D read JD (0.61) as it came under the hand, then plainly 8D where it lay:
         # taken for a second card on its seat's side, the trick closed short, all shifted
         ("hands", "clag", 9930, 10),
+        # trick 7's last card held still 0.3 s in the hand, fingers over its index (read as
+        # 10H, already played), then slid on and read plainly 8H: taken for trick 8's lead,
+        # trick 8 closed short and tricks 8-9 shifted
+        ("hands", "klaberjass", 9941, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -625,6 +625,8 @@ class Watcher:
                     continue
             else:
                 now = self.log.cards()[play.index][1]
+                if self._carried_on(play, tr):
+                    return self._seen_carried(play, tr, t)
                 named = card in (play.card, now) and probs[best] >= 0.5
                 other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
                 if other and play.trick <= len(done) and not self._lies_still(play, tr):
@@ -658,11 +660,54 @@ class Watcher:
             return [WatchEvent("note", t, text=text)]
         return None
 
-    def _lies_still(self, play: PlayEvent, tr: Track) -> bool:
+    def _carried_on(self, play: PlayEvent, tr: Track) -> bool:
+        """Is ``tr`` the latest play's card carried on by the hand that paused with it (read
+        doubtfully there, half under that hand), whatever it reads as now? It is the latest
+        play, its own card no longer found where it lay, ``tr`` on the same seat's side within
+        :data:`PUSHED_CARDS` card sizes, and the trick not gathered: either in progress, or
+        complete with its other cards found where they lie now (a seat that wins leads again
+        only after the trick is gathered). Seed 9941 hands Klaberjass: a last card held still
+        0.3 s with the fingers over its index (read 10H, already played), then slid on and
+        read plainly 8H, was taken for the next trick's lead."""
+        if play.index != len(self.log.plays) - 1 or play.reading is None:
+            return False
+        if not (play.reading.confirm or play.reading.probability < UNSURE_PLAY):
+            return False
+        if self.seats.seat_of(tr.centre, self.size) != play.seat:
+            return False
+        was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
+        away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
+        if away >= PUSHED_CARDS:
+            return False
+        done, _ = self.log.tricks()
+        if play.trick == len(done) + 1:
+            return True
+        return play.trick == len(done) and self._lies_still(play, tr, anywhere=True)
+
+    def _seen_carried(self, play: PlayEvent, tr: Track, t: float) -> list[WatchEvent]:
+        """``tr`` is ``play``'s card carried on (:meth:`_carried_on`): its looks where it lies
+        now join the play's evidence, and the hand is read together again."""
+        self._link(play, tr)
+        play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
+        clear = [
+            np.asarray(probs, np.float64)
+            for probs in self.reader(tr.crops)
+            if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6
+        ]
+        if clear:  # lying uncovered now: better evidence than its looks in the hand
+            play.views = clear[:MAX_VIEWS]
+            play.probs = combine(play.views)
+        self.looked_again = True
+        text = f"{play.card} (play {play.index + 1}) was carried on by the hand that laid it"
+        return [WatchEvent("note", t, text=text)]
+
+    def _lies_still(self, play: PlayEvent, tr: Track, anywhere: bool = False) -> bool:
         """Is ``tr`` the card of ``play`` (of a complete trick) still lying exactly where it
         lay, its trick's other cards found where they lie now, whatever it reads as (the
-        classifier's AC for AS): the trick is not gathered, so no new card is led there."""
-        if moved(play.quad, tr.quad):
+        classifier's AC for AS): the trick is not gathered, so no new card is led there.
+        With ``anywhere``, only the trick's other cards must be found (``tr`` may lie
+        elsewhere)."""
+        if not anywhere and moved(play.quad, tr.quad):
             return False
         here_now = self.tracker.seen_now
         return any(
