@@ -208,3 +208,25 @@ def test_a_cyrillic_index_is_drawn_in_a_truetype_font() -> None:
     be = _ttf_canvas(np.random.default_rng(3), "В")
     assert de is not None and be is not None and de.any() and be.any()
     assert de.shape != be.shape or not np.array_equal(de, be)  # two glyphs, not a fallback box
+
+
+def test_crowded_font_cards_put_big_pips_beside_the_index() -> None:
+    """A crowded card's middle reaches into the corner crop (a big pip beside the rank, cut
+    by the crop's edge, as on many continental decks); a plain font card's middle stays out."""
+    import cv2
+
+    from vision.detect.preprocess import CARD_H, CARD_W, corner_crop
+    from vision.render.fontcards import font_card
+
+    def ink_at_crop_edge(card: np.ndarray) -> float:
+        img = cv2.resize(card[:, :, :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(corner_crop(img), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        dark = grey < 0.75 * np.percentile(grey, 90)
+        return float(dark[:, -3:].mean())
+
+    rng = np.random.default_rng(11)
+    labels = [f"{r}{s}" for r in "4568" for s in "SHDC"]  # one-digit ranks: narrow indices
+    crowded = [ink_at_crop_edge(font_card(rng, lab, crowded=True)) for lab in labels]
+    plain = [ink_at_crop_edge(font_card(rng, lab)) for lab in labels]
+    assert sum(ink > 0.01 for ink in crowded) >= 4
+    assert max(plain) == 0.0

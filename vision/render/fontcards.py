@@ -151,9 +151,16 @@ def _rank_mask(rng: Rng, rank: str, height: int, max_width: int, p_ttf: float = 
     return cv2.resize(glyph, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def font_card(rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0) -> np.ndarray:
+def font_card(
+    rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0, crowded: bool = False
+) -> np.ndarray:
     """A BGRA card for ``label`` (e.g. ``"10H"``) with Hershey-font indices in two corners;
-    with ``p_foreign`` the ace and courts may carry another tradition's index (same label)."""
+    with ``p_foreign`` the ace and courts may carry another tradition's index (same label).
+
+    ``crowded``: the middle reaches the index, as on many French and continental decks (big
+    pips beside the rank, a court's big suit sign at its shoulder) and the suit sign under the
+    rank may be tiny: the corner crop then shows a big pip's edge beside the index, which must
+    not be taken for part of it (a pip's lobe beside an 8 is not a 10)."""
     rank, suit = label[:-1], label[-1]
     printed = index_text(rng, rank, p_foreign) if p_foreign else rank
     w = int(height * rng.uniform(0.62, 0.72))
@@ -174,7 +181,7 @@ def font_card(rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0) -
     y0 = int(h * rng.uniform(0.025, 0.06))
     _stamp(corner, rank_img, x0, y0, ink)
     sy = y0 + rank_h + int(h * rng.uniform(0.005, 0.025))
-    size = int(h * rng.uniform(0.045, 0.085))
+    size = int(h * rng.uniform(0.03 if crowded else 0.045, 0.085))
     sx = x0 + (rank_img.shape[1] - size) // 2 + int(rng.integers(-2, 3))
     _stamp(corner, suit_mask(suit, size), sx, sy, ink)
     img[:ch, :cw] = corner
@@ -182,6 +189,21 @@ def font_card(rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0) -
 
     # the middle: pips, a framed court, or a big ace
     inner = (int(0.3 * w), int(0.2 * h), int(0.7 * w), int(0.8 * h))
+    if crowded:
+        mx, my = rng.uniform(0.17, 0.26), rng.uniform(0.08, 0.16)
+        left = max(int(mx * w), x0 + rank_img.shape[1] + 2)  # beside the index, never on it
+        inner = (left, int(my * h), w - left, int((1 - my) * h))
+    if rank in ("J", "Q", "K") and crowded:
+        big = int(h * rng.uniform(0.1, 0.2))
+        _stamp(img, suit_mask(suit, big), inner[0] + int(rng.integers(0, 6)), inner[1], ink)
+        _stamp(img, suit_mask(suit, big)[::-1, ::-1], inner[2] - big, inner[3] - big, ink)
+        cx, cy = (inner[0] + inner[2]) // 2, (inner[1] + inner[3]) // 2
+        inner = (
+            min(inner[0] + big // 2, cx - 4),
+            min(inner[1] + big, cy - 4),
+            max(inner[2] - big // 2, cx + 4),
+            max(inner[3] - big, cy + 4),
+        )
     if rank in ("J", "Q", "K"):
         frame = np.clip(rng.normal((120, 90, 60), 50), 0, 255)
         cv2.rectangle(img, inner[:2], inner[2:], frame.tolist(), 2)
@@ -192,9 +214,12 @@ def font_card(rng: Rng, label: str, height: int = 320, p_foreign: float = 0.0) -
             cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
     else:
         count = 1 if rank == "A" else int(rank)
-        size = int(h * (0.25 if rank == "A" else rng.uniform(0.09, 0.13)))
+        pips = (0.12, 0.2) if crowded else (0.09, 0.13)
+        size = int(h * (0.25 if rank == "A" else rng.uniform(*pips)))
         cols = 1 if count < 4 else 2 if count < 9 else 3
         rows = int(np.ceil(count / cols))
+        if crowded:  # as big as the grid allows
+            size = min(size, (inner[2] - inner[0]) // cols, (inner[3] - inner[1]) // rows)
         for k in range(count):
             cx = inner[0] + (k % cols + 0.5) * (inner[2] - inner[0]) / cols
             cy = inner[1] + (k // cols + 0.5) * (inner[3] - inner[1]) / rows

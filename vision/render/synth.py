@@ -59,6 +59,10 @@ class SynthRecipe:
     p_foreign_index: float = 0.5
     """Of the font cards' aces and courts, the share printed with another tradition's index
     (R/D/V, K/D/B, H/V/B, E/K/D/Kn, Т/К/Д/В: ``fontcards.INDEX_STYLES``); 0 in older recipes."""
+    p_crowded: float = 0.0
+    """Of the font cards, the share whose middle reaches the index (big pips beside the rank, a
+    court's big suit sign at its shoulder, sometimes a tiny suit sign under the rank:
+    ``fontcards.font_card``'s ``crowded``); 0 in older recipes."""
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
@@ -268,7 +272,8 @@ def make_sample(
     else:
         label = int(rng.integers(52))
         if recipe.p_fontcard and rng.random() < recipe.p_fontcard:
-            card = font_card(rng, LABELS[label], p_foreign=recipe.p_foreign_index)
+            crowded = bool(recipe.p_crowded) and rng.random() < recipe.p_crowded
+            card = font_card(rng, LABELS[label], p_foreign=recipe.p_foreign_index, crowded=crowded)
             deck_no = -1
         else:
             card = decks[deck_no][LABELS[label]]
