@@ -53,13 +53,15 @@ def jpeg(frame: np.ndarray) -> bytes:
     return bytes(data.tobytes())
 
 
-def film(client: TestClient, table: str, auth: dict[str, str], frames: int) -> None:
-    """Post the first ``frames`` frames of the bundled hand (10 fps) as the phone would."""
+def film(client: TestClient, table: str, auth: dict[str, str], frames: int, first: int = 0) -> None:
+    """Post frames ``first`` to ``frames`` of the bundled hand (10 fps) as the phone would."""
     capture = cv2.VideoCapture(str(SAMPLE))
     try:
         for i in range(frames):
             ok, shot = capture.read()
             assert ok
+            if i < first:
+                continue
             r = client.post(
                 f"/api/tables/{table}/frames",
                 files={"image": ("f.jpg", jpeg(shot), "image/jpeg")},
@@ -271,3 +273,56 @@ def test_a_play_read_in_doubt_is_ruled_by_a_tap_as_a_correction(client: TestClie
     assert not any(p["ask"] for p in r.json()["camera"]["plays"])
     again = client.post(f"/api/tables/{table}/camera/plays/1", json=body, headers=auth)
     assert again.status_code == 200 and again.json()["accepted"] == []
+
+
+def test_a_play_posted_sure_and_doubted_later_awaits_a_person_with_its_crop(
+    client: TestClient,
+) -> None:
+    """The bundled hand's first trick read by its deck's own faces, but its fourth card, KS,
+    read plainly as JS, the first card's name (a classifier that reads two cards alike). JS
+    was posted sure seconds before; each card is played once, so one of the two is misread:
+    the camera marks the JS play too, after it was posted, and keeps its crop as evidence
+    for a person, beside the KS play's own."""
+    import json
+
+    from service.camera import Cameras, ReaderVision
+    from vision.read.decode import LABELS
+    from vision.render.tablevideo import deck_reader
+
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
+    assert truth["tricks"][0][0] == "JS" and truth["tricks"][0][3] == "KS"
+    faces = deck_reader(truth["rendered"]["look"]["deck"])
+    js, ks = LABELS.index("JS"), LABELS.index("KS")
+
+    def alike(crops: list[np.ndarray]) -> np.ndarray:
+        probs = np.array(faces(crops), np.float64)
+        for row in probs:
+            if int(np.argmax(row)) == ks:
+                row *= 0.02 / max(1e-9, row.sum() - row[ks])
+                row[js], row[ks] = 0.9, 0.08
+        return probs
+
+    client.app.state.cameras = Cameras(vision=ReaderVision(alike))  # type: ignore[attr-defined]
+    table, token = new_table(client)
+    auth = bearer(token)
+    events = [{"type": "deal", "dealer": 0, "upcard": "9S"}]
+    events += [
+        {"type": "bid", "seat": s, "bid": b}
+        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
+    ]
+    for event in events:
+        assert (
+            client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
+        )
+    film(client, table, auth, 75)  # JS (3.2 s), KC and AS (6.8 s) rest; KS not yet played
+    state = client.get(f"/api/tables/{table}").json()
+    trick = [(p["seat"], p["card"]) for p in state["current"]["trick"]]
+    assert trick == [(1, "JS"), (2, "KC"), (3, "AS")]
+    assert state["awaiting_confirmation"] == []  # JS posted sure
+    film(client, table, auth, 95, first=75)  # KS rests by 8.5 s
+    state = client.get(f"/api/tables/{table}").json()
+    awaiting = {a["card"]: a for a in state["awaiting_confirmation"]}
+    assert set(awaiting) == {"JS", "KS"}, awaiting
+    assert "reads as JS too" in awaiting["JS"]["reason"]
+    assert awaiting["JS"]["crop_url"] and client.get(awaiting["JS"]["crop_url"]).status_code == 200
+    assert state["current"]["tricks"][0]["cards"] == ["JS", "KC", "AS", "KS"]
