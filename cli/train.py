@@ -49,6 +49,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--threads", type=int, default=d.threads, help=f"torch threads (default {d.threads})"
     )
     p.add_argument("--limit", type=int, default=d.limit, help="use only the first N crops (smoke)")
+    p.add_argument(
+        "--layouts",
+        default=d.layouts,
+        metavar="DIR",
+        help="also train on the index corners cut from layouts in DIR/crops_train.npz "
+        "(`trickcam dataset corners`, e.g. datasets/generated/corners; tried and not shipped, "
+        "see models/README.md); default none",
+    )
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation after export")
     p.add_argument(
         "--corners",

@@ -45,10 +45,16 @@ class TrainConfig:
     threads: int = 2
     val_fraction: float = 0.04
     limit: int = 0  # 0: every crop; otherwise the first `limit` crops (smoke runs)
-    layouts: str = "datasets/generated/corners"
+    layouts: str = ""
     """Where ``crops_train.npz`` / ``crops_val.npz`` (:mod:`vision.render.cornercrops`) are:
     index corners cut from layout scenes as the corner detector cuts them, added to the
-    training crops when present (``crops_val``, of held-out designs, is measured)."""
+    training crops (tried, not shipped: models/README.md). Empty: none, the shipped recipe.
+    ``crops_val`` (held-out designs) is measured when present, here or in
+    :data:`LAYOUT_CROPS`."""
+
+
+LAYOUT_CROPS = "datasets/generated/corners"
+"""Where ``trickcam dataset corners`` writes its crops by default."""
 
 
 def command_line(config: TrainConfig) -> str:
@@ -175,7 +181,7 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
     tr_mask[val_idx] = False
     x_tr, y_tr, x_val, y_val = x[tr_mask], y[tr_mask], x[val_idx], y[val_idx]
     layout_file = Path(config.layouts) / "crops_train.npz"
-    if layout_file.is_file():
+    if config.layouts and layout_file.is_file():
         with np.load(layout_file) as data:
             xl, yl = data["x"], data["y"].astype(np.int64)
         if config.limit:
@@ -254,7 +260,7 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
         xh, yh = load_split(data_dir, "heldout", config.limit)
         pred = predict_torch(model, xh).argmax(1)
         sidecar["validation"]["heldout_decks_crop_acc"] = round(float((pred == yh).mean()), 4)
-    layout_val = Path(config.layouts) / "crops_val.npz"
+    layout_val = Path(config.layouts or LAYOUT_CROPS) / "crops_val.npz"
     if layout_val.is_file():
         with np.load(layout_val) as data:
             xv, yv = data["x"], data["y"].astype(np.int64)
