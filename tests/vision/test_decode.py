@@ -204,3 +204,21 @@ def test_views_that_read_different_cards_are_in_doubt() -> None:
     back = np.zeros(len(LABELS))
     back[LABELS.index("back")] = 1.0
     assert views_doubt([mix(_9S=0.9), back]) == ""  # a back is not a reading of the face
+
+
+@pytest.mark.parametrize(
+    ("probs", "confirm"),
+    [
+        (mix(KC=0.964, KS=0.035), True),  # seed 9950: bellot KS read KC, runner-up its look-alike
+        (mix(_8H=0.97, _10H=0.03), True),  # 8 against 10 of the same suit
+        (mix(KC=0.964, QC=0.035), False),  # a runner-up that is no look-alike: sure at 0.95
+        (mix(KC=0.995, KS=0.004), False),  # a look-alike far behind: sure
+    ],
+)
+def test_a_reading_near_its_look_alike_needs_more_to_be_sure(
+    probs: np.ndarray, confirm: bool
+) -> None:
+    reading = decode(probs, Knowledge(frozenset(DECK_52)))
+    assert reading.confirm == confirm
+    if confirm:
+        assert "look-alike" in reading.reason and reading.doubt is not None

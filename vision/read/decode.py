@@ -39,6 +39,11 @@ on held-out deck designs the classifier's misreads of look-alike pips come at 0.
 bellot deck's 6C read 10C), and its right readings of them as low (bench/watch.py --dump:
 8 of 540 plays below 0.95, all bellot 6/8 against 10, or plastic JC against JS)."""
 
+LOOKALIKE_SURE = 0.99
+"""... and one whose runner-up is its look-alike (:func:`lookalikes`) with less than this: on
+held-out designs the classifier reads a club as the spade of the same rank (and 6 or 8 as 10)
+at 0.95-0.97 (fresh seed 9950: bellot KS read KC 0.96, runner-up KS, unmarked)."""
+
 IMPOSSIBLE_MASS = 0.2
 """When the cards the game allows hold less than this share of the classifier's belief, the
 reading is in doubt whatever the decoding says: the camera sees a card that cannot be played."""
@@ -167,6 +172,15 @@ SURE_VIEW = 0.9
 other view is more likely not a face."""
 
 
+def lookalikes(a: Card, b: Card) -> bool:
+    """The classifier's known confusions (models/README.md): a club and the spade of the same
+    rank (their tops alike in a small index), and 6 or 8 against 10 of the same suit."""
+    if a.rank == b.rank:
+        return {a.suit.name, b.suit.name} == {"CLUBS", "SPADES"}
+    ranks = {str(a)[:-1], str(b)[:-1]}
+    return a.suit == b.suit and "10" in ranks and ranks <= {"6", "8", "10"}
+
+
 def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:
     """The most probable card consistent with ``knowledge`` (see the module docstring)."""
     p = np.asarray(probs, np.float64).ravel()
@@ -209,6 +223,11 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
         confirm, reason = True, f"{card} and {runner} are close ({p1:.2f} vs {p2:.2f})"
     elif runner is not None and p1 < SURE_PROBABILITY:
         confirm, reason = True, f"{card} is not sure ({p1:.2f}; then {runner} {p2:.2f})"
+    elif runner is not None and p1 < LOOKALIKE_SURE and lookalikes(card, runner):
+        confirm, reason = (
+            True,
+            f"{card} is not sure of its look-alike {runner} ({p1:.2f}; {p2:.2f})",
+        )
     return Reading(
         card=card,
         probability=p1,
