@@ -73,6 +73,46 @@ def film(client: TestClient, table: str, auth: dict[str, str], frames: int, firs
         capture.release()
 
 
+def hand_read_as(
+    client: TestClient, card: str, reads: dict[str, float]
+) -> tuple[str, dict[str, str]]:
+    """A new Clabber table whose camera reads the bundled hand by its deck's own faces, but
+    ``card`` with the probabilities ``reads`` (the rest 0.02, spread); dealt, bid, play
+    ahead. Returns the table and the scorer's auth."""
+    import json
+
+    from service.camera import Cameras, ReaderVision
+    from vision.read.decode import LABELS
+    from vision.render.tablevideo import deck_reader
+
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
+    faces = deck_reader(truth["rendered"]["look"]["deck"])
+    which = LABELS.index(card)
+
+    def reader(crops: list[np.ndarray]) -> np.ndarray:
+        probs = np.array(faces(crops), np.float64)
+        for row in probs:
+            if int(np.argmax(row)) == which:
+                row *= 0.02 / max(1e-9, row.sum() - row[which])
+                for name, p in reads.items():
+                    row[LABELS.index(name)] = p
+        return probs
+
+    client.app.state.cameras = Cameras(vision=ReaderVision(reader))  # type: ignore[attr-defined]
+    table, token = new_table(client)
+    auth = bearer(token)
+    events = [{"type": "deal", "dealer": 0, "upcard": "9S"}]
+    events += [
+        {"type": "bid", "seat": s, "bid": b}
+        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
+    ]
+    for event in events:
+        assert (
+            client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
+        )
+    return table, auth
+
+
 def test_the_qr_code_carries_the_camera_link_with_the_token_in_its_fragment(
     client: TestClient, tmp_path: Path
 ) -> None:
@@ -223,36 +263,7 @@ def test_a_play_read_in_doubt_is_ruled_by_a_tap_as_a_correction(client: TestClie
     candidates and crop kept as evidence; the table's state lists it awaiting). A person taps
     QC: a ``correct`` event as the scorer's, the evidence ruled, nothing awaiting; the same
     tap again changes nothing."""
-    import json
-
-    from service.camera import Cameras, ReaderVision
-    from vision.read.decode import LABELS
-    from vision.render.tablevideo import deck_reader
-
-    truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
-    faces = deck_reader(truth["rendered"]["look"]["deck"])
-    kc, qc = LABELS.index("KC"), LABELS.index("QC")
-
-    def doubtful(crops: list[np.ndarray]) -> np.ndarray:
-        probs = np.array(faces(crops), np.float64)
-        for row in probs:
-            if int(np.argmax(row)) == kc:
-                row *= 0.02 / max(1e-9, row.sum() - row[kc])
-                row[kc], row[qc] = 0.52, 0.46
-        return probs
-
-    client.app.state.cameras = Cameras(vision=ReaderVision(doubtful))  # type: ignore[attr-defined]
-    table, token = new_table(client)
-    auth = bearer(token)
-    events = [{"type": "deal", "dealer": 0, "upcard": "9S"}]
-    events += [
-        {"type": "bid", "seat": s, "bid": b}
-        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
-    ]
-    for event in events:
-        assert (
-            client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
-        )
+    table, auth = hand_read_as(client, "KC", {"KC": 0.52, "QC": 0.46})
     film(client, table, auth, 95)  # the first trick rests by 8.5 s
     camera = client.get(f"/api/tables/{table}/camera").json()
     asked = [p for p in camera["plays"] if p["ask"]]
@@ -285,35 +296,9 @@ def test_a_play_posted_sure_and_doubted_later_awaits_a_person_with_its_crop(
     for a person, beside the KS play's own."""
     import json
 
-    from service.camera import Cameras, ReaderVision
-    from vision.read.decode import LABELS
-    from vision.render.tablevideo import deck_reader
-
     truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
     assert truth["tricks"][0][0] == "JS" and truth["tricks"][0][3] == "KS"
-    faces = deck_reader(truth["rendered"]["look"]["deck"])
-    js, ks = LABELS.index("JS"), LABELS.index("KS")
-
-    def alike(crops: list[np.ndarray]) -> np.ndarray:
-        probs = np.array(faces(crops), np.float64)
-        for row in probs:
-            if int(np.argmax(row)) == ks:
-                row *= 0.02 / max(1e-9, row.sum() - row[ks])
-                row[js], row[ks] = 0.9, 0.08
-        return probs
-
-    client.app.state.cameras = Cameras(vision=ReaderVision(alike))  # type: ignore[attr-defined]
-    table, token = new_table(client)
-    auth = bearer(token)
-    events = [{"type": "deal", "dealer": 0, "upcard": "9S"}]
-    events += [
-        {"type": "bid", "seat": s, "bid": b}
-        for s, b in ((1, "pass"), (2, "pass"), (3, "pass"), (0, "play"))
-    ]
-    for event in events:
-        assert (
-            client.post(f"/api/tables/{table}/events", json=event, headers=auth).status_code == 200
-        )
+    table, auth = hand_read_as(client, "KS", {"JS": 0.9, "KS": 0.08})
     film(client, table, auth, 75)  # JS (3.2 s), KC and AS (6.8 s) rest; KS not yet played
     state = client.get(f"/api/tables/{table}").json()
     trick = [(p["seat"], p["card"]) for p in state["current"]["trick"]]
