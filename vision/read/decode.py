@@ -176,9 +176,9 @@ def lookalikes(a: Card, b: Card) -> bool:
     """The classifier's known confusions (models/README.md): a club and the spade of the same
     rank (their tops alike in a small index), and 6 or 8 against 10 of the same suit."""
     if a.rank == b.rank:
-        return {a.suit.name, b.suit.name} == {"CLUBS", "SPADES"}
-    ranks = {str(a)[:-1], str(b)[:-1]}
-    return a.suit == b.suit and "10" in ranks and ranks <= {"6", "8", "10"}
+        return {a.suit, b.suit} == {Suit.CLUBS, Suit.SPADES}
+    ranks = {a.rank, b.rank}
+    return a.suit == b.suit and Rank.TEN in ranks and ranks <= {Rank.SIX, Rank.EIGHT, Rank.TEN}
 
 
 def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:

@@ -123,6 +123,12 @@ found and followed: a card about 85 px long, 2 % of the view, whatever its dista
 camera (the detector's size limits are fractions of what it is given)."""
 
 
+def clear_look(probs: np.ndarray) -> bool:
+    """Is this reading of a card a clear look (plainly a face, some card at least 0.6)? Only
+    clear looks are evidence: a hand resting on the card, a blurred or half-covered card is not."""
+    return face_probability(probs) >= 0.9 and float(np.max(probs[: len(CARD_LABELS)])) >= 0.6
+
+
 class Watcher:
     """Feed frames; get :class:`WatchEvent` values; ``log`` holds the hand."""
 
@@ -411,7 +417,7 @@ class Watcher:
             play = self.log.plays[index]
             for probs in self.reader(tr.crops[seen:]):
                 # only a clear view counts: a hand resting on the card is not evidence
-                if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6:
+                if clear_look(probs):
                     play.views.append(np.asarray(probs, np.float64))
                     play.probs = combine(play.views)
                     changed = True
@@ -468,7 +474,7 @@ class Watcher:
             return
         self.better_seen[play.index] = self.frames
         probs = self.reader([crop])[0]
-        if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6:
+        if clear_look(probs):
             play.views.append(np.asarray(probs, np.float64))
             play.probs = combine(play.views)
             self.looked_again = True
@@ -476,7 +482,7 @@ class Watcher:
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
         views = list(self.reader([*tr.crops, *self._nudged(tr)]))
         # a blurred or half-covered look says little: the clear ones speak when there are any
-        clear = [v for v in views if face_probability(v) >= 0.9 and float(np.max(v[:52])) >= 0.6]
+        clear = [v for v in views if clear_look(v)]
         probs = combine(clear or views)
         self.labels[tr.id] = int(np.argmax(probs))
         if face_probability(probs) < 0.5:
@@ -689,11 +695,7 @@ class Watcher:
         now join the play's evidence, and the hand is read together again."""
         self._link(play, tr)
         play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
-        clear = [
-            np.asarray(probs, np.float64)
-            for probs in self.reader(tr.crops)
-            if face_probability(probs) >= 0.9 and float(probs[:52].max()) >= 0.6
-        ]
+        clear = [np.asarray(v, np.float64) for v in self.reader(tr.crops) if clear_look(v)]
         if clear:  # lying uncovered now: better evidence than its looks in the hand
             play.views = clear[:MAX_VIEWS]
             play.probs = combine(play.views)

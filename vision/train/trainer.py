@@ -49,12 +49,8 @@ class TrainConfig:
     """Where ``crops_train.npz`` / ``crops_val.npz`` (:mod:`vision.render.cornercrops`) are:
     index corners cut from layout scenes as the corner detector cuts them, added to the
     training crops (tried, not shipped: models/README.md). Empty: none, the shipped recipe.
-    ``crops_val`` (held-out designs) is measured when present, here or in
-    :data:`LAYOUT_CROPS`."""
-
-
-LAYOUT_CROPS = "datasets/generated/corners"
-"""Where ``trickcam dataset corners`` writes its crops by default."""
+    ``crops_val`` (held-out designs) is measured when present, here or where
+    ``trickcam dataset corners`` writes by default."""
 
 
 def command_line(config: TrainConfig) -> str:
@@ -260,7 +256,9 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
         xh, yh = load_split(data_dir, "heldout", config.limit)
         pred = predict_torch(model, xh).argmax(1)
         sidecar["validation"]["heldout_decks_crop_acc"] = round(float((pred == yh).mean()), 4)
-    layout_val = Path(config.layouts or LAYOUT_CROPS) / "crops_val.npz"
+    from vision.train.corners import CornerTrainConfig  # its data: the layouts' default folder
+
+    layout_val = Path(config.layouts or CornerTrainConfig().data) / "crops_val.npz"
     if layout_val.is_file():
         with np.load(layout_val) as data:
             xv, yv = data["x"], data["y"].astype(np.int64)
