@@ -49,6 +49,10 @@ class PlayEvent:
     again_note: str = ""
     """A later card read plainly as this one (each card is played once): one of the two is
     misread, so this play too is marked for a person."""
+    pips: list[int] = field(default_factory=list)
+    """The pips counted in the card's middle on its clear views (``vision.read.pips``)."""
+    pips_note: str = ""
+    """Why the pips counted doubt the card read (``vision.read.pips.pips_doubt``)."""
 
     @property
     def missed(self) -> bool:
@@ -61,12 +65,13 @@ class PlayEvent:
             or self.reading.confirm
             or bool(self.seat_note)
             or bool(self.again_note)
+            or bool(self.pips_note)
         )
 
     @property
     def reason(self) -> str:
         own = "" if self.reading is None else self.reading.reason
-        return "; ".join(r for r in (own, self.seat_note, self.again_note) if r)
+        return "; ".join(r for r in (own, self.seat_note, self.again_note, self.pips_note) if r)
 
     def as_dict(self) -> dict[str, object]:
         r = self.reading

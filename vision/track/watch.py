@@ -47,6 +47,7 @@ from vision.read.decode import (
     shape_doubt,
     views_doubt,
 )
+from vision.read.pips import count_pips, pips_doubt, with_pips
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
@@ -127,6 +128,19 @@ def clear_look(probs: np.ndarray) -> bool:
     """Is this reading of a card a clear look (plainly a face, some card at least 0.6)? Only
     clear looks are evidence: a hand resting on the card, a blurred or half-covered card is not."""
     return face_probability(probs) >= 0.9 and float(np.max(probs[: len(CARD_LABELS)])) >= 0.6
+
+
+def pip_counts(crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray) -> list[int]:
+    """The pips counted in the middle of each clear view of a card (upright warps ``crops``,
+    read as ``views``) that gives a count (:func:`vision.read.pips.count_pips`), at most
+    ``MAX_VIEWS``: a second opinion on a number card's rank that never looks at its index."""
+    counts: list[int] = []
+    for crop, probs in zip(crops, views, strict=True):
+        if len(counts) >= MAX_VIEWS:
+            break
+        if clear_look(probs) and (n := count_pips(crop)) is not None:
+            counts.append(n)
+    return counts
 
 
 class Watcher:
@@ -415,13 +429,38 @@ class Watcher:
                 continue
             self.views_read[tr.id] = len(tr.crops)
             play = self.log.plays[index]
-            for probs in self.reader(tr.crops[seen:]):
+            crops = tr.crops[seen:]
+            views = self.reader(crops)
+            for probs in views:
                 # only a clear view counts: a hand resting on the card is not evidence
                 if clear_look(probs):
                     play.views.append(np.asarray(probs, np.float64))
-                    play.probs = combine(play.views)
                     changed = True
+            changed = self._count_pips(play, crops, views) or changed
+            if changed:
+                play.probs = with_pips(combine(play.views), play.pips)
         return changed
+
+    @staticmethod
+    def _count_pips(
+        play: PlayEvent, crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray
+    ) -> bool:
+        """Count the pips on ``play``'s new clear views (:func:`pip_counts`); True when a
+        count was added."""
+        new = pip_counts(crops, views)[: max(MAX_VIEWS - len(play.pips), 0)]
+        play.pips.extend(new)
+        return bool(new)
+
+    def _judge_pips(self) -> None:
+        """Mark each play whose index, as the classifier reads it over the play's views,
+        disagrees with the pips counted in its middle (whichever the play's card is now: a
+        person settles it)."""
+        for play in self.log.plays:
+            if not play.views or not play.pips:
+                play.pips_note = ""
+                continue
+            index = CARD_LABELS[int(np.argmax(combine(play.views)[: len(CARD_LABELS)]))]
+            play.pips_note = pips_doubt(index, play.pips)
 
     def _replaceable(self, tr: Track, seen: set[int], crop: np.ndarray | None) -> bool:
         """A played card may give its place to another once its trick is complete and
@@ -476,7 +515,8 @@ class Watcher:
         probs = self.reader([crop])[0]
         if clear_look(probs):
             play.views.append(np.asarray(probs, np.float64))
-            play.probs = combine(play.views)
+            self._count_pips(play, [crop], [probs])
+            play.probs = with_pips(combine(play.views), play.pips)
             self.looked_again = True
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
@@ -567,7 +607,8 @@ class Watcher:
         try:
             lines = revise(self.log, t)
         except DecodeError:
-            return []
+            lines = []
+        self._judge_pips()
         return [WatchEvent("revised", t, text=line) for line in lines]
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
@@ -695,10 +736,13 @@ class Watcher:
         now join the play's evidence, and the hand is read together again."""
         self._link(play, tr)
         play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
-        clear = [np.asarray(v, np.float64) for v in self.reader(tr.crops) if clear_look(v)]
+        views = self.reader(tr.crops)
+        clear = [np.asarray(v, np.float64) for v in views if clear_look(v)]
         if clear:  # lying uncovered now: better evidence than its looks in the hand
             play.views = clear[:MAX_VIEWS]
-            play.probs = combine(play.views)
+            play.pips = []
+            self._count_pips(play, tr.crops, views)
+            play.probs = with_pips(combine(play.views), play.pips)
         self.looked_again = True
         text = f"{play.card} (play {play.index + 1}) was carried on by the hand that laid it"
         return [WatchEvent("note", t, text=text)]
@@ -916,6 +960,9 @@ class Watcher:
             wild_twos=self.spec.wild_twos,
         )
         views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
+        # the pips in its middle: a second look at a number card's rank, past its index
+        pips = pip_counts(tr.crops, views)
+        probs = with_pips(probs, pips)
         # the same seat's cards: a tilted camera foreshortens each side of the table, and
         # each seat's cards, differently (a card's apparent shape depends on where it lies)
         others = [aspect(p.quad) for p in self.log.plays if p.track_id >= 0 and p.seat == seat]
@@ -949,7 +996,8 @@ class Watcher:
             self.log.plays[into.index] = play
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
-        play.views = views
+        play.views, play.pips = views, pips
+        self._judge_pips()
         self.covered_s = 0.0
         self._read_again(play)
         return WatchEvent("play", t, play=play)
