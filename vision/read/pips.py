@@ -34,7 +34,7 @@ MARGIN_X, MARGIN_Y = 0.06, 0.05
 """The counted area leaves this fraction of the card's width and height at each side (the
 outline's wobble, the table round the card, the card's own border)."""
 
-INDEX_W, INDEX_H = 0.20, 0.27
+INDEX_W, INDEX_H = 0.20, 0.32
 """The index corners (top-left and bottom-right, and the other two for decks with four
 indices) are left out: this fraction of the width and height from each corner."""
 
@@ -135,8 +135,9 @@ NUMBER_PIPS: dict[Rank, int] = {r: int(r.value) for r in Rank if r.value.isdigit
 PIPS_AGAINST = 1e-4
 """How much less likely a card is made whose pips are not the count the views agree on (its
 probability is multiplied by this): a count is wrong far more rarely than the classifier is
-on an index it never saw (none wrong in 2,800 rendered faces and 320 real photographs of
-cards, ``tests/vision/test_pips.py``), but it is one look at the card, not proof."""
+on an index it never saw (``bench/pips.py``: none wrong, and no court card or ace counted, on
+the 27 designs' 2,808 faces, clean and worn, nor on 288 real rectified photographs), but it
+is one look at the card, not proof."""
 
 
 def consensus(counts: Sequence[int]) -> int | None:

@@ -1,0 +1,152 @@
+"""How often counting a number card's pips (vision/read/pips.py) gives an opinion, and how often
+a wrong one: on every deck design's rendered faces, clean and as a camera sees them, and on the
+real rectified single cards of ../shared/realcards (never copied here).
+
+    .venv/bin/python bench/pips.py [--realcards DIR] [--seed 1] [--verbose]
+
+A count is a second look at a number card's rank that never reads its index; the watcher weighs
+it against the classifier and marks a play where the two disagree. It must therefore almost
+never be wrong; giving no opinion (a court card, an ace, a pip touching the index, a finger
+over the middle) only costs the second look. Per deck and per source it prints:
+
+  counted  number cards (2-10) counted right, of all number cards
+  none     number cards given no opinion
+  wrong    number cards counted as another rank (the figure that must stay 0)
+  court    court cards and aces counted at all (must stay 0)
+
+"worn" faces are each card shrunk to 70-120 px long, blurred, tinted and noised, then warped up
+to the classifier's upright size (what a far card on a video gives). The real sets are the
+rectified crops (``singles/vosloo``: a Piatnik deck with four indices, glare, three tints;
+``singles/mathsvlog``: a webcam's contrast-boosted deck); ``singles/kentdoan``'s photos are whole
+scenes (a card small on cloth), not warps, and are left out. Also: the median time per count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rules.cards import Card  # noqa: E402
+from vision.read.pips import NUMBER_PIPS, count_pips  # noqa: E402
+from vision.render.decks import DeckError, list_decks, load_deck  # noqa: E402
+
+RECTIFIED = ("vosloo", "mathsvlog")
+
+
+def worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A rendered face as a camera gives a far card (see the module docstring)."""
+    face = face[:, :, :3]
+    h = int(rng.integers(70, 120))
+    w = round(h * face.shape[1] / face.shape[0])
+    small = cv2.GaussianBlur(cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA), (3, 3), 0.8)
+    tinted = small.astype(np.float32) * rng.uniform(0.6, 1.0, 3) + rng.normal(0, 4, small.shape)
+    return cv2.resize(np.clip(tinted, 0, 255).astype(np.uint8), (160, 240))
+
+
+def score(tally: Counter[str], code: str, n: int | None) -> str:
+    own = NUMBER_PIPS.get(Card.parse(code).rank)
+    if own is None:
+        kind = "court" if n is not None else "court_none"
+    else:
+        kind = "none" if n is None else ("counted" if n == own else "wrong")
+    tally[kind] += 1
+    tally["numbers"] += own is not None
+    return kind
+
+
+def line(name: str, t: Counter[str]) -> str:
+    numbers = max(t["numbers"], 1)
+    return (
+        f"{name:28s} counted {t['counted']:4d}/{t['numbers']:<4d} ({t['counted'] / numbers:6.1%})"
+        f"  none {t['none']:4d}  wrong {t['wrong']:2d}  court {t['court']:2d}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--realcards", type=Path, default=ROOT / ".." / "shared" / "realcards")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--verbose", action="store_true", help="list every wrong count")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    totals = {"clean": Counter[str](), "worn": Counter[str](), "held-out worn": Counter[str]()}
+    times: list[float] = []
+    wrong: list[str] = []
+    decks = list_decks()
+    if not decks:
+        print("no deck designs found (Debian's gnome-cards-data; ./dev.sh test installs it)")
+    for deck in decks:
+        try:
+            faces = load_deck(deck)
+        except DeckError as exc:
+            print(f"{deck.name}: {exc}")
+            continue
+        per = {"clean": Counter[str](), "worn": Counter[str]()}
+        for code, face in faces.items():
+            if code == "back":
+                continue
+            for look in ("clean", "worn"):
+                image = (
+                    cv2.resize(face[:, :, :3], (160, 240)) if look == "clean" else worn(face, rng)
+                )
+                t0 = time.perf_counter()
+                n = count_pips(image)
+                times.append(time.perf_counter() - t0)
+                kind = score(per[look], code, n)
+                score(totals[look], code, n)
+                if look == "worn" and deck.heldout:
+                    score(totals["held-out worn"], code, n)
+                if kind in ("wrong", "court"):
+                    wrong.append(f"{deck.name} {code} ({look}): counted {n}")
+        flag = " (held out)" if deck.heldout else ""
+        print(line(f"{deck.name}{flag} clean", per["clean"]))
+        print(line(f"{deck.name}{flag} worn", per["worn"]))
+    print()
+    for look, t in totals.items():
+        print(line(f"all designs, {look}", t))
+    real = Counter[str]()
+    for source in RECTIFIED:
+        folder = args.realcards / "singles" / source
+        if not (folder / "labels.csv").is_file():
+            print(f"real {source}: {folder} not found (../shared/realcards), skipped")
+            continue
+        tally = Counter[str]()
+        with (folder / "labels.csv").open(newline="") as f:
+            for row in csv.DictReader(f):
+                image = cv2.imread(str(folder / row["file"]))
+                if image is None:
+                    print(f"real {source}: cannot read {row['file']}")
+                    continue
+                if image.shape[1] > image.shape[0]:
+                    image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+                n = count_pips(image)
+                kind = score(tally, row["cards"], n)
+                score(real, row["cards"], n)
+                if kind in ("wrong", "court"):
+                    wrong.append(f"real {source} {row['file']} ({row['cards']}): counted {n}")
+        print(line(f"real {source}", tally))
+    if real:
+        print(line("real, all", real))
+    print(f"median time per count: {statistics.median(times) * 1000:.2f} ms (one thread)")
+    if args.verbose or wrong:
+        for w in wrong:
+            print("  ", w)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
