@@ -107,11 +107,17 @@ def count_pips(card: np.ndarray) -> int | None:
     median = float(np.median(sizes[cand]))
     if not PIP_AREA[0] <= median <= PIP_AREA[1]:
         return None
-    # anything the size of a pip's part or more that is not a whole pip ends the count: a
-    # picture, a finger, a shadow, a pip the margin cut
-    if (edge & ~index & (sizes >= SPECKS * median)).any():
+    # at the margin beside an index corner, a blob a pip's size that mirrors another pip is
+    # that pip, run into the index beside it in a soft view; anything else at the margin the
+    # size of a pip's part or more ends the count (a picture, a finger, a shadow, a pip the
+    # margin cut, a border's ornament)
+    rim = edge & ~index & (sizes >= SPECKS * median)
+    by_index = ((x0 < iw) | (x1 > w - iw)) & ((y0 < ih) | (y1 > h - ih))
+    if (rim & ~by_index).any():
         return None
-    pips = cand & (sizes >= SPECKS * median)
+    if (np.abs(sizes[rim] - median) > SAME_SIZE * median).any():
+        return None
+    pips = (cand | rim) & (sizes >= SPECKS * median)
     # ink in bits (a pip washed out by glare, a noisy dark frame): the count may be short
     if sizes[loose | (cand & ~pips)].sum() > LOOSE_INK * median:
         return None
@@ -125,6 +131,14 @@ def count_pips(card: np.ndarray) -> int | None:
     alone = d.min(axis=1) > PAIR_TOLERANCE
     # a 7's extra pip on the middle line is the only pip without its mirror image
     if alone.sum() > 1 or (np.abs(pts[alone, 0] - 0.5) > PAIR_TOLERANCE).any():
+        return None
+    # ... and a pip at the margin mirrors a pip clear of it (an index's own suit sign the
+    # size of a pip, below the index, mirrors the other index's)
+    at_rim = rim[pips]
+    if (
+        at_rim.any()
+        and (d[np.ix_(at_rim, ~at_rim)].min(axis=1, initial=np.inf) > PAIR_TOLERANCE).any()
+    ):
         return None
     return count
 

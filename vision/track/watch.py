@@ -131,14 +131,16 @@ def clear_look(probs: np.ndarray) -> bool:
 
 
 def pip_counts(crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray) -> list[int]:
-    """The pips counted in the middle of each clear view of a card (upright warps ``crops``,
-    read as ``views``) that gives a count (:func:`vision.read.pips.count_pips`), at most
-    ``MAX_VIEWS``: a second opinion on a number card's rank that never looks at its index."""
+    """The pips counted in the middle of each view of a card (upright warps ``crops``, read
+    as ``views``) that plainly shows a face and gives a count
+    (:func:`vision.read.pips.count_pips`), at most ``MAX_VIEWS``: a second opinion on a
+    number card's rank that never looks at its index, and so also where the index reads
+    doubtfully (the count itself gives no opinion on a middle a hand or glare covers)."""
     counts: list[int] = []
     for crop, probs in zip(crops, views, strict=True):
         if len(counts) >= MAX_VIEWS:
             break
-        if clear_look(probs) and (n := count_pips(crop)) is not None:
+        if face_probability(probs) >= 0.9 and (n := count_pips(crop)) is not None:
             counts.append(n)
     return counts
 
