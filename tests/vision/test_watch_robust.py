@@ -26,6 +26,7 @@ from tests.ci import needs
 from vision.detect.find import detect
 from vision.read.classify import MODEL_PATH
 from vision.read.decode import CARD_LABELS
+from vision.read.pips import NUMBER_PIPS
 from vision.render.tablevideo import load_truth
 from vision.sources import VideoFile
 from vision.track import games
@@ -116,18 +117,23 @@ def _misreading(
 def test_a_misread_card_is_revised_when_the_real_one_is_played_at_the_same_place(
     hand: tuple[Path, dict], model: Callable[[list[np.ndarray]], np.ndarray]
 ) -> None:
-    """Play 3 is read as (impossible) 7C, decoded as the card its seat plays in trick 2. When
-    that card lands where play 3 lay, it is a new play, not play 3 back in view; reading the
-    hand together then gives play 3 its true card, as the camera's own correction."""
+    """A play of trick 1 is read as (impossible) 7C, decoded as the card its seat plays in
+    trick 2. When that card lands where the first lay, it is a new play, not the first back in
+    view; reading the hand together then gives the first its true card, as the camera's own
+    correction. (The misread card is a court card or an ace: a number card's pips, counted,
+    would name it right at once.)"""
     video, truth = hand
     plays = truth["plays"]
-    seat = plays[2]["seat"]
+    k = next(
+        i for i, q in enumerate(plays[:4]) if NUMBER_PIPS.get(Card.parse(q["card"]).rank) is None
+    )
+    seat = plays[k]["seat"]
     later = next(q for q in plays[4:8] if q["seat"] == seat)
-    card, as_ = Card.parse(plays[2]["card"]), Card.parse(later["card"])
+    card, as_ = Card.parse(plays[k]["card"]), Card.parse(later["card"])
     watcher = _watch(video, truth, _misreading(model, card, as_, Card.parse("7C")))
-    assert watcher.log.plays[2].card == as_ and watcher.log.plays[2].confirm
+    assert watcher.log.plays[k].card == as_ and watcher.log.plays[k].confirm
     assert _by_place(watcher) == _truth_by_place(truth)
-    fixes = [c for c in watcher.log.corrections if c.index == 2]
+    fixes = [c for c in watcher.log.corrections if c.index == k]
     assert fixes and fixes[-1].card == card and fixes[-1].by.startswith("camera")
     assert watcher.log.record()["tricks"] == truth["record"]["tricks"]
 
