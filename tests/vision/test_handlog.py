@@ -212,3 +212,40 @@ def test_a_card_read_as_one_played_before_marks_that_play_too() -> None:
     first = log.plays[0]
     assert first.confirm and f"play {again.index + 1} reads as 10H too" in first.reason
     assert not any(p.confirm for p in log.plays[1:4])
+
+
+def test_a_card_a_person_named_is_never_revised_by_the_camera() -> None:
+    """A person names play 1 as 9S; a later play reads 9S beyond doubt (its index, and its
+    nine pips counted: every other card made 10,000 times less likely, and the reader sure of
+    every card it read). Read together, the
+    hand still keeps the person's 9S on play 1; the later play gives way (9S is named), as
+    the camera's own revision."""
+    import numpy as np
+
+    from vision.read.decode import CARD_LABELS, LABELS
+    from vision.read.pips import with_pips
+    from vision.track.handread import CAMERA, revise
+
+    spec = clabber(3, "9D", "play")
+    log = HandLog(spec)
+    for seat, card in ((0, "KS"), (1, "AS"), (2, "9S"), (3, "JS")):
+        add_play(log, seat, Card.parse(card), 1)
+
+    def probs(best: str, runner_up: str) -> np.ndarray:
+        p = np.full(len(LABELS), 1e-12)  # a sure reader: the other cards all but ruled out
+        p[CARD_LABELS.index(Card.parse(best))], p[CARD_LABELS.index(Card.parse(runner_up))] = (
+            0.98,
+            0.019,
+        )
+        return p / p.sum()
+
+    log.plays[0].probs = probs("KS", "QS")
+    log.plays[1].probs = probs("AS", "10S")
+    log.plays[2].probs = with_pips(probs("9S", "10S") ** 3, [9, 9, 9])  # three sure views
+    log.plays[3].probs = probs("JS", "QS")
+    log.correct(0, "9S", by="referee", t=5.0)
+    lines = revise(log, 6.0)
+    assert log.cards()[0][1] == Card.parse("9S")
+    assert not [c for c in log.corrections if c.index == 0 and c.by == CAMERA]
+    assert [c.index for c in log.corrections if c.by == CAMERA] == [2] and len(lines) == 1
+    assert "9S is played twice" in lines[0]

@@ -9,7 +9,7 @@ later plays (:func:`sure_cards`), and a card read twice is always revised.
 from __future__ import annotations
 
 from rules.cards import Card
-from vision.read.decode import Knowledge, hand_log_probability, one_hot, read_hand
+from vision.read.decode import Knowledge, hand_log_probability, read_hand
 from vision.track.handlog import HandLog
 
 REVISE_MARGIN = 1.4
@@ -37,21 +37,20 @@ def sure_cards(log: HandLog) -> frozenset[Card]:
 def revise(log: HandLog, t: float) -> list[str]:
     """Read all plays so far together; where that reading is clearly more probable and
     differs, or the plays as read show a card twice, correct the plays that differ (events
-    in the log, by the camera). Missed plays nobody has named stay as they are. Returns a
-    line per revision."""
+    in the log, by the camera). A card a person named is that play's, beyond any reading:
+    no other play is read as it, and the camera never revises that play. Missed plays
+    nobody has named stay as they are. Returns a line per revision."""
     human = _human(log)
-    seen = [p for p in log.plays if not p.missed or p.index in human]
+    named = frozenset(human.values())
+    seen = [p for p in log.plays if not p.missed and p.index not in human]
     if len(seen) < 2:
         return []
-    rows = [
-        one_hot(human[p.index], 1 - 1e-6)[:52] if p.index in human else p.probs[:52] * p.prior
-        for p in seen
-    ]
+    rows = [p.probs[:52] * p.prior for p in seen]
     cards = log.cards()
     current = [c for p in seen if (c := cards[p.index][1]) is not None]
-    knowledge = Knowledge(deck=log.spec.deck, elsewhere=log.spec.elsewhere)
+    knowledge = Knowledge(deck=log.spec.deck, elsewhere=log.spec.elsewhere | named)
     best, score = read_hand(rows, knowledge)
-    twice = len(set(current)) < len(current)
+    twice = len(set(current)) < len(current) or bool(named & set(current))
     if best == current or (
         not twice and score - hand_log_probability(rows, current) < REVISE_MARGIN
     ):
@@ -60,6 +59,10 @@ def revise(log: HandLog, t: float) -> list[str]:
     for p, was, now in zip(seen, current, best, strict=True):
         if was != now:
             log.correct(p.index, now, by=CAMERA, t=t)
-            why = f"{was} is played twice" if current.count(was) > 1 else "the hand read together"
+            why = (
+                f"{was} is played twice"
+                if current.count(was) > 1 or was in named
+                else "the hand read together"
+            )
             lines.append(f"play {p.index + 1} revised: {was} -> {now} ({why})")
     return lines
