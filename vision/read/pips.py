@@ -55,6 +55,10 @@ SPECKS = 0.25
 """Ink blobs smaller than this share of the median pip are specks (noise, a pip's corner
 index figure) and are ignored; bigger blobs that are not pip-sized end the count."""
 
+OVERLAP = 0.3
+"""Two pips' boxes overlap by at most this share of the smaller box (a 10's pips lie close,
+their boxes may touch; a sign drawn inside a ring lies wholly in the ring's box)."""
+
 LOOSE_INK = 0.3
 """Ink in the middle outside the counted pips (specks, bits of a pip glare washed out) adds up
 to at most this share of one pip; more and the count gives no opinion."""
@@ -125,6 +129,16 @@ def count_pips(card: np.ndarray) -> int | None:
         return None
     count = int(pips.sum())
     if not 2 <= count <= 10:
+        return None
+    # pips lie apart: one inside another's box is a sign drawn in a ring (bellot's ace of
+    # clubs), not two pips
+    bx0, by0, bx1, by1 = x0[pips], y0[pips], x1[pips], y1[pips]
+    ox = np.minimum(bx1[:, None], bx1[None, :]) - np.maximum(bx0[:, None], bx0[None, :])
+    oy = np.minimum(by1[:, None], by1[None, :]) - np.maximum(by0[:, None], by0[None, :])
+    overlap = np.clip(ox, 0, None) * np.clip(oy, 0, None)
+    box = (bx1 - bx0) * (by1 - by0)
+    np.fill_diagonal(overlap, 0)
+    if (overlap > OVERLAP * np.minimum(box[:, None], box[None, :])).any():
         return None
     pts = centroids[pips] / np.array([w, h], np.float64)
     d = np.linalg.norm(pts[:, None, :] - (1.0 - pts)[None, :, :], axis=2)
