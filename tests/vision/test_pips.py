@@ -107,6 +107,11 @@ def test_counts_agreed_on_outweigh_a_sure_index_and_others_change_nothing() -> N
     for counts in ([], [8, 9], [9, 9, 8]):
         assert np.array_equal(with_pips(probs, counts), probs)
     assert np.argmax(with_pips(probs, [9])) == LABELS.index("9H")
+    # pips counted are a number card's face: not a back, not 'no card' (a half-covered 10H
+    # read 0.50 a card at all, fresh seed 9971)
+    half = np.full(len(LABELS), 1e-6)
+    half[LABELS.index("none")], half[LABELS.index("10H")], half[LABELS.index("7H")] = 0.5, 0.3, 0.2
+    assert with_pips(half / half.sum(), [10])[LABELS.index("10H")] > 0.99
 
 
 @pytest.mark.parametrize(

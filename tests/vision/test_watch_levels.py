@@ -200,6 +200,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 3's 8H (tigullio) read 9H at 0.997 from its index, every view alike: its
         # middle's eight pips say otherwise (vision/read/pips.py)
         ("hands", "clag", 9960, 30),
+        # the dealer played Clabber's upcard (9H, taken up before the first lead) at trick 4
+        # where it had lain: taken for the face-up card back in view, not a play; then the
+        # trick's 10H, found again half-covered and read 7H, was taken for a new card
+        ("light", "clabber", 9971, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -179,17 +179,26 @@ def consensus(counts: Sequence[int]) -> int | None:
 
 def with_pips(probs: np.ndarray, counts: Sequence[int]) -> np.ndarray:
     """``probs`` (over ``vision.detect.preprocess.LABELS``: 52 cards, back, none) with the
-    counts agreed on as evidence: every card with another number of pips (a court card, an
-    ace, another rank) made :data:`PIPS_AGAINST` times less likely, renormalised. Unchanged
-    when the views do not agree on a count."""
+    counts agreed on as evidence: every label but the cards with that many pips (a court
+    card, an ace, another rank, and a back or no card at all: pips counted are a number
+    card's face) made :data:`PIPS_AGAINST` times less likely, renormalised. Unchanged when
+    the views do not agree on a count."""
     n = consensus(counts)
     if n is None:
         return probs
     out = np.array(probs, np.float64, copy=True)
-    out[: len(DECK_52)] *= np.array(
-        [1.0 if NUMBER_PIPS.get(c.rank) == n else PIPS_AGAINST for c in DECK_52]
-    )
+    out *= _PIPS_LIKELIHOOD[n][: len(out)]
     return out / max(float(out.sum()), 1e-12)
+
+
+_PIPS_LIKELIHOOD: dict[int, np.ndarray] = {
+    n: np.array(
+        [1.0 if NUMBER_PIPS.get(c.rank) == n else PIPS_AGAINST for c in DECK_52]
+        + [PIPS_AGAINST] * 2
+    )
+    for n in range(2, 11)
+}
+"""Per count, the factor :func:`with_pips` gives each label (52 cards, then back and none)."""
 
 
 def pips_doubt(index_card: Card, counts: Sequence[int]) -> str:

@@ -183,6 +183,8 @@ class Watcher:
         self.fixture_cards: dict[int, Card] = {}  # track id -> the face-up card it showed
         self.fixture_places: dict[Card, np.ndarray] = {}
         self.fixture_looks: dict[Card, Track] = {}  # where each face-up card lay, its look
+        # face-up card -> plays made when it was taken up (into a hand: Clabber's upcard)
+        self.taken_up: dict[Card, int] = {}
         self.ignored_tracks: set[int] = set()
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
         """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
@@ -522,10 +524,12 @@ class Watcher:
             self.looked_again = True
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
-        views = list(self.reader([*tr.crops, *self._nudged(tr)]))
+        crops = [*tr.crops, *self._nudged(tr)]
+        views = list(self.reader(crops))
         # a blurred or half-covered look says little: the clear ones speak when there are any
         clear = [v for v in views if clear_look(v)]
-        probs = combine(clear or views)
+        # ... and a number card's pips, counted, speak past its index
+        probs = with_pips(combine(clear or views), pip_counts(crops, views))
         self.labels[tr.id] = int(np.argmax(probs))
         if face_probability(probs) < 0.5:
             self.ignored_tracks.add(tr.id)
@@ -623,9 +627,15 @@ class Watcher:
         may well be read as the name an earlier play was misread as)."""
         best = int(np.argmax(probs[: len(CARD_LABELS)]))
         card = CARD_LABELS[best]
-        fixture_again = card in self.spec.elsewhere or self._near(tr, self.fixture_places.get(card))
+        # a face-up card taken up into a hand before a play since comes back only as a play
+        # (Clabber's upcard, played by the dealer where it lay before him)
+        played = card in self.taken_up and len(self.log.plays) > self.taken_up[card]
+        fixture_again = card in self.spec.elsewhere or (
+            not played and self._near(tr, self.fixture_places.get(card))
+        )
         if probs[best] >= 0.5 and fixture_again:
             self.fixture_tracks.add(tr.id)
+            self.fixture_cards[tr.id] = card
             text = f"{card}, the face-up card of the deal, is in view again"
             return [WatchEvent("note", t, text=text)]
         for fx, was in self.fixture_looks.items():
@@ -962,9 +972,9 @@ class Watcher:
             wild_twos=self.spec.wild_twos,
         )
         views = [np.asarray(r, np.float64) for r in self.reader(tr.crops)]
-        # the pips in its middle: a second look at a number card's rank, past its index
+        # the pips in its middle (``probs`` already weighs them: :meth:`_arrived`), kept to
+        # weigh its later looks and to mark an index that says otherwise
         pips = pip_counts(tr.crops, views)
-        probs = with_pips(probs, pips)
         # the same seat's cards: a tilted camera foreshortens each side of the table, and
         # each seat's cards, differently (a card's apparent shape depends on where it lies)
         others = [aspect(p.quad) for p in self.log.plays if p.track_id >= 0 and p.seat == seat]
@@ -1047,6 +1057,10 @@ class Watcher:
     def _left(self, tr: Track, t: float) -> list[WatchEvent]:
         self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
         if tr.id in self.fixture_tracks:
+            if (
+                card := self.fixture_cards.get(tr.id)
+            ) is not None and card not in self.spec.elsewhere:
+                self.taken_up[card] = len(self.log.plays)
             return [WatchEvent("note", t, text="the face-up card was taken up")]
         index = self.play_of_track.get(tr.id)
         if index is None:
