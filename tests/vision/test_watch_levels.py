@@ -204,6 +204,9 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # where it had lain: taken for the face-up card back in view, not a play; then the
         # trick's 10H, found again half-covered and read 7H, was taken for a new card
         ("light", "clabber", 9971, 10),
+        # trick 2's KH read as no card at all once at rest (a flash of glare as it landed),
+        # though plainly KH as it settled: never a play, the trick closed short
+        ("full", "belote", 9971, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
