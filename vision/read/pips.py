@@ -7,11 +7,13 @@ size, laid out point-symmetrically. Counting them on the upright warp (the image
 gets, ``vision.detect.preprocess.warp_quad``) is independent evidence; where it disagrees with
 the index, one of the two is wrong and a person should look.
 
-The count is an opinion only when the middle plainly shows pips: ink blobs of one size, none
-touching the edge of the counted area, none so big it could be two pips run together, laid out
-in point-symmetric pairs (but a 7's extra pip on the middle line). A court card, an
-ace's big pip, a card under a hand or in a shadow, a blurred far card gives no opinion (None):
-counting never names a card, it only doubts one.
+The count is an opinion only when the middle plainly shows pips: ink blobs of one size, apart
+from each other, none so big it could be two pips run together, nothing else pip-sized reaching
+out of the counted area (but a pip run into its index beside it, which must mirror a pip clear
+of the margin), laid out in point-symmetric pairs (but a 7's extra pip on the middle line). A
+court card, an ace's big pip, a card under a hand or in a shadow, a blurred far card gives no
+opinion (None): counting never names a card; the watcher weighs a count its views agree on
+(:func:`with_pips`) and marks a play whose index says otherwise (:func:`pips_doubt`).
 
 numpy + OpenCV only.
 """
@@ -64,8 +66,8 @@ LOOSE_INK = 0.3
 to at most this share of one pip; more and the count gives no opinion."""
 
 PAIR_TOLERANCE = 0.07
-"""Two pips are a point-symmetric pair when one lies within this fraction of the card's
-diagonal of the other's mirror image through the card's middle."""
+"""Two pips are a point-symmetric pair when one lies within this distance of the other's
+mirror image through the card's middle (the card's width and height each counted as 1)."""
 
 
 def ink_mask(card: np.ndarray) -> np.ndarray:
@@ -85,8 +87,9 @@ def ink_mask(card: np.ndarray) -> np.ndarray:
 
 
 def count_pips(card: np.ndarray) -> int | None:
-    """The number of pips in the middle of an upright card image (any size, BGR; counted at ``COUNT_W x COUNT_H``), or None
-    when the middle does not plainly show 2 to 10 pips (see the module docstring)."""
+    """The number of pips in the middle of an upright card image (any size, BGR; counted at
+    ``COUNT_W x COUNT_H``), or None when the middle does not plainly show 2 to 10 pips (see
+    the module docstring)."""
     if card.ndim != 3 or card.shape[0] < 8 or card.shape[1] < 8:
         return None
     if card.shape[:2] != (COUNT_H, COUNT_W):
@@ -164,7 +167,7 @@ PIPS_AGAINST = 1e-4
 """How much less likely a card is made whose pips are not the count the views agree on (its
 probability is multiplied by this): a count is wrong far more rarely than the classifier is
 on an index it never saw (``bench/pips.py``: none wrong, and no court card or ace counted, on
-the 27 designs' 2,808 faces, clean and worn, nor on 288 real rectified photographs), but it
+the 27 designs' 2,808 faces, clean and worn, nor on 268 real rectified photographs), but it
 is one look at the card, not proof."""
 
 
@@ -203,7 +206,7 @@ _PIPS_LIKELIHOOD: dict[int, np.ndarray] = {
 
 def pips_doubt(index_card: Card, counts: Sequence[int]) -> str:
     """Why a card whose index reads ``index_card`` is in doubt given the pip counts of its
-    clear views (empty when it is not): the views agree on a count that is not the card's. A
+    views (empty when it is not): the views agree on a count that is not the card's. A
     court card or an ace read where the middle plainly shows pips is in doubt too."""
     n = consensus(counts)
     own = NUMBER_PIPS.get(index_card.rank)
