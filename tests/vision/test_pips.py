@@ -114,6 +114,36 @@ def test_counts_agreed_on_outweigh_a_sure_index_and_others_change_nothing() -> N
     assert with_pips(half / half.sum(), [10])[LABELS.index("10H")] > 0.99
 
 
+def _eight(bridges: bool = False, signs: bool = False) -> np.ndarray:
+    """A drawn 8: two columns of four pips, a small index glyph at two corners; ``bridges``
+    runs the two corner pips into their index glyphs (a soft view of bellot's 8H, fresh seed
+    9980), ``signs`` adds an index suit sign the size of a pip below each glyph, at the margin
+    (an ornate deck's large corner signs)."""
+    card = np.full((240, 160, 3), 235, np.uint8)
+    ink = (40, 40, 200)
+    for x in (48, 112):
+        for y in (45, 95, 145, 195):
+            cv2.circle(card, (x, y), 13, ink, -1)
+    cv2.rectangle(card, (7, 10), (12, 24), ink, -1)
+    cv2.rectangle(card, (147, 215), (152, 229), ink, -1)
+    if bridges:
+        cv2.line(card, (12, 24), (38, 38), ink, 2)
+        cv2.line(card, (147, 215), (121, 201), ink, 2)
+    if signs:
+        cv2.circle(card, (14, 82), 13, ink, -1)
+        cv2.circle(card, (146, 157), 13, ink, -1)
+    return card
+
+
+def test_pips_run_into_both_indices_count_but_pip_sized_corner_signs_do_not() -> None:
+    """Two pips each run into its index at the margin mirror each other: being bigger than a
+    pip (pip and a bit of index), they count; two signs the size of a pip at the margin,
+    mirroring each other, do not (no count rather than 10)."""
+    assert count_pips(_eight()) == 8
+    assert count_pips(_eight(bridges=True)) == 8
+    assert count_pips(_eight(signs=True)) is None
+
+
 @pytest.mark.parametrize(
     ("card", "counts", "doubted"),
     [

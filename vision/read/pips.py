@@ -65,6 +65,10 @@ LOOSE_INK = 0.3
 """Ink in the middle outside the counted pips (specks, bits of a pip glare washed out) adds up
 to at most this share of one pip; more and the count gives no opinion."""
 
+RUN_IN = 1.15
+"""A pip run into its index is at least this much bigger than the median pip (an index's
+own suit sign, beside it, is not)."""
+
 PAIR_TOLERANCE = 0.07
 """Two pips are a point-symmetric pair when one lies within this distance of the other's
 mirror image through the card's middle (the card's width and height each counted as 1)."""
@@ -152,10 +156,11 @@ def count_pips(card: np.ndarray) -> int | None:
     # ... and a pip at the margin mirrors a pip clear of it (an index's own suit sign the
     # size of a pip, below the index, mirrors the other index's)
     at_rim = rim[pips]
-    if (
-        at_rim.any()
-        and (d[np.ix_(at_rim, ~at_rim)].min(axis=1, initial=np.inf) > PAIR_TOLERANCE).any()
-    ):
+    clear_mirror = d[np.ix_(at_rim, ~at_rim)].min(axis=1, initial=np.inf) <= PAIR_TOLERANCE
+    # ... or is, like its mirror, bigger than a pip: both pips run into their indices
+    run_in = sizes[pips][at_rim] >= RUN_IN * median
+    rim_mirror = (d[np.ix_(at_rim, at_rim)] <= PAIR_TOLERANCE) & run_in[None, :]
+    if (~clear_mirror & ~(run_in & rim_mirror.any(axis=1))).any():
         return None
     return count
 
