@@ -50,7 +50,8 @@ class PlayEvent:
     """A later card read plainly as this one (each card is played once): one of the two is
     misread, so this play too is marked for a person."""
     pips: list[int] = field(default_factory=list)
-    """The pips counted in the card's middle on its clear views (``vision.read.pips``)."""
+    """The pips counted in the card's middle on its views plainly a face
+    (``vision.track.watch.pip_counts``)."""
     pips_note: str = ""
     """Why the pips counted doubt the card read (``vision.read.pips.pips_doubt``)."""
 

@@ -442,7 +442,7 @@ class Watcher:
                     changed = True
             changed = self._count_pips(play, crops, views) or changed
             if changed:
-                play.probs = with_pips(combine(play.views), play.pips)
+                self._weigh(play)
         return changed
 
     @staticmethod
@@ -454,6 +454,11 @@ class Watcher:
         new = pip_counts(crops, views)[: max(MAX_VIEWS - len(play.pips), 0)]
         play.pips.extend(new)
         return bool(new)
+
+    @staticmethod
+    def _weigh(play: PlayEvent) -> None:
+        """``play``'s evidence from its views and the pips counted on them."""
+        play.probs = with_pips(combine(play.views), play.pips)
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
@@ -520,7 +525,7 @@ class Watcher:
         if clear_look(probs):
             play.views.append(np.asarray(probs, np.float64))
             self._count_pips(play, [crop], [probs])
-            play.probs = with_pips(combine(play.views), play.pips)
+            self._weigh(play)
             self.looked_again = True
 
     def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
@@ -769,7 +774,7 @@ class Watcher:
             play.views = clear[:MAX_VIEWS]
             play.pips = []
             self._count_pips(play, tr.crops, views)
-            play.probs = with_pips(combine(play.views), play.pips)
+            self._weigh(play)
         self.looked_again = True
         text = f"{play.card} (play {play.index + 1}) was carried on by the hand that laid it"
         return [WatchEvent("note", t, text=text)]
