@@ -207,6 +207,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 2's KH read as no card at all once at rest (a flash of glare as it landed),
         # though plainly KH as it settled: never a play, the trick closed short
         ("full", "belote", 9971, 10),
+        # trick 1's lead held still 0.2 s at the player's edge, fingers over it (read QS),
+        # then carried 2.9 card sizes on and read 10S: taken for a second card on its seat's
+        # side, three plays inferred missed and every later card another play's
+        ("hands", "belote", 10000, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
