@@ -211,6 +211,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # then carried 2.9 card sizes on and read 10S: taken for a second card on its seat's
         # side, three plays inferred missed and every later card another play's
         ("hands", "belote", 10000, 30),
+        # trick 3's 10S under its player's hovering hand 2 s, while the other player's 9S
+        # came to rest: taken in the order seen, 9S led a trick of its own ("a trick went by
+        # unseen") and every later trick shifted
+        ("full", "klaberjass", 9990, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -120,6 +120,11 @@ cascaded)."""
 
 CARRIED_FAR = 5.0
 
+OUT_OF_TURN_S = 2.0
+"""How long a card come to rest out of turn waits for a card still unsettled (a tracker
+candidate, seen or covered since) on the side of the seat to move (:meth:`Watcher._waits`):
+the hand that laid it may hover over it that long."""
+
 DOUBT_FACE = 0.2
 """A find lying still in the play area that reads as a face-up card with at least this
 probability, but under an even chance (a far card blurred to a few dozen pixels, a card in a
@@ -219,6 +224,9 @@ class Watcher:
         """How long the play area has been mostly covered (a head, a body) since the last
         play was seen (:meth:`_unseen_trick`)."""
         self.last_look = -math.inf
+        self.waiting: list[Track] = []
+        """Cards come to rest out of turn, waiting for the seat to move's (:meth:`_waits`)."""
+        self.waiting_since: dict[int, float] = {}
 
     def restore(self, plays: Sequence[tuple[int, Card]], t: float = 0.0) -> None:
         """Start from the plays already recorded for this hand, in turn order ``(seat, card)``
@@ -316,7 +324,12 @@ class Watcher:
         arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         for tr in left:  # known before the arrivals are placed (has their trick left?)
             self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
-        for tr in self._in_turn(arrived):
+        queue, self.waiting = [*self.waiting, *arrived], []
+        for tr in self._in_turn(queue):
+            if self._waits(tr, t):
+                self.waiting.append(tr)
+                continue
+            self.waiting_since.pop(tr.id, None)
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
@@ -338,6 +351,28 @@ class Watcher:
             return ((seat - turn) % n, tr.first_seen)
 
         return sorted(arrived, key=key)
+
+    def _waits(self, tr: Track, t: float) -> bool:
+        """Does ``tr``, come to rest out of turn, wait (up to :data:`OUT_OF_TURN_S`) for a card
+        still unsettled on the side of the seat to move? That card, played first, may only
+        now come out from under an arm: taken in the order seen, the later card would lead
+        a trick of its own (a trick "gone by unseen") and every later trick shift (fresh seed
+        9990 full Klaberjass: seat 0's 10S under its player's hovering hand 2 s, seat 1's 9S
+        at rest 1 s before it showed)."""
+        turn = self.log.to_move()
+        if turn is None or self.complete or self.seats.seat_of(tr.centre, self.size) == turn:
+            return False
+        since = self.waiting_since.setdefault(tr.id, t)
+        if t - since >= OUT_OF_TURN_S:
+            return False
+        skip = self.ignored_tracks | self.fixture_tracks | set(self.play_of_track)
+        return any(
+            o.status == "candidate"
+            and o.id not in skip
+            and o.first_seen > since - OUT_OF_TURN_S
+            and self.seats.seat_of(o.centre, self.size) == turn
+            for o in self.tracker.live()
+        )
 
     def _note_cover(self, work: np.ndarray, empty: bool, t: float) -> None:
         """Measure how much of the play area something covers (against its look when bare:
