@@ -120,6 +120,13 @@ cascaded)."""
 
 CARRIED_FAR = 5.0
 
+UNSEEN_WAIT_S = 3.0
+"""A lead on the side of a seat that did not win the last trick, after the table was long
+covered (:meth:`Watcher._unseen_trick`), is held this long to tell whether a whole trick went
+by unseen (another seat's card comes to lie while it lies: it led the next trick) or only its
+trick's lead was missed (it leaves with its trick first: it followed; fresh seed 9990 oblique
+Klaberjass: the other player's sleeve hid every far card from the camera)."""
+
 OUT_OF_TURN_S = 2.0
 """How long a card come to rest out of turn waits for a card still unsettled (a tracker
 candidate, seen or covered since) on the side of the seat to move (:meth:`Watcher._waits`):
@@ -227,6 +234,9 @@ class Watcher:
         self.waiting: list[Track] = []
         """Cards come to rest out of turn, waiting for the seat to move's (:meth:`_waits`)."""
         self.waiting_since: dict[int, float] = {}
+        self.held: Track | None = None
+        """A lead out of turn after a long cover, held until told apart (:data:`UNSEEN_WAIT_S`)."""
+        self.held_since = -math.inf
 
     def restore(self, plays: Sequence[tuple[int, Card]], t: float = 0.0) -> None:
         """Start from the plays already recorded for this hand, in turn order ``(seat, card)``
@@ -324,12 +334,30 @@ class Watcher:
         arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
         for tr in left:  # known before the arrivals are placed (has their trick left?)
             self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
+        gone = {tr.id for tr in left}
+        for tr in [tr for tr in self.waiting if tr.id in gone]:
+            # gone with its trick while waiting: it was played (see the held lead below)
+            self.waiting.remove(tr)
+            events.extend(self._arrived(tr, t, unseen=False))
+        if self.held is not None:
+            held, self.held = self.held, None
+            if held.id in gone:
+                # gone with its trick before any other card came: it followed a lead the
+                # camera missed (the trick is closed short when the next card comes)
+                events.extend(self._arrived(held, t, unseen=False))
+            elif arrived or t - self.held_since >= UNSEEN_WAIT_S:
+                events.extend(self._arrived(held, t))  # it led: a trick went by unseen
+            else:
+                self.held = held
         queue, self.waiting = [*self.waiting, *arrived], []
         for tr in self._in_turn(queue):
             if self._waits(tr, t):
                 self.waiting.append(tr)
                 continue
             self.waiting_since.pop(tr.id, None)
+            if self.held is None and self._unseen_why(tr):
+                self.held, self.held_since = tr, t
+                continue
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
@@ -362,6 +390,13 @@ class Watcher:
         turn = self.log.to_move()
         if turn is None or self.complete or self.seats.seat_of(tr.centre, self.size) == turn:
             return False
+        done, _ = self.log.tricks()
+        if any(
+            self._near(tr, np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0))
+            for p in self.log.plays
+            if p.trick >= len(done) and not p.missed
+        ):
+            return False  # a card of the trick, or of the last, back in view: not a new play
         since = self.waiting_since.setdefault(tr.id, t)
         if t - since >= OUT_OF_TURN_S:
             return False
@@ -573,7 +608,7 @@ class Watcher:
             self._weigh(play)
             self.looked_again = True
 
-    def _arrived(self, tr: Track, t: float) -> list[WatchEvent]:
+    def _arrived(self, tr: Track, t: float, unseen: bool = True) -> list[WatchEvent]:
         crops = [*tr.crops, *self._nudged(tr)]
         views = list(self.reader(crops))
         # a blurred or half-covered look says little: the clear ones speak when there are any
@@ -606,10 +641,10 @@ class Watcher:
                     text=f"a card ({LABELS[self.labels[tr.id]]}) after the hand is over: not a play",
                 )
             ]
-        unseen = self._unseen_trick(tr, t)
+        missed = self._unseen_trick(tr, t) if unseen else []
         where = self._place(tr)
         over = where.over
-        events = unseen + (self._infer_missed(t, why=where.note) if over else [])
+        events = missed + (self._infer_missed(t, why=where.note) if over else [])
         try:
             played = self._play(tr, probs, t, where.seat, "" if over else where.note)
         except DecodeError as exc:
@@ -897,38 +932,48 @@ class Watcher:
         Its plays are missed (every seat's, for a person to name); its winner is this card's
         seat. Nothing is done when the lead could have been misplaced or the last winner
         misread: the card is then taken as it lies."""
+        why = self._unseen_why(tr)
+        if not why:
+            return []
+        done, _ = self.log.tricks()
+        expected = done[-1].winner if done else self.spec.first_leader
+        assert expected is not None
+        return [
+            WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
+            for play in self.log.unseen_trick(expected, tr.first_seen, why)
+        ]
+
+    def _unseen_why(self, tr: Track) -> str:
+        """Why ``tr`` is taken to lead after a trick that went by unseen (:meth:`_unseen_trick`),
+        or "" when it is not."""
         done, current = self.log.tricks()
         if current or self.complete or len(done) + 2 > self.spec.tricks:
-            return []
+            return ""
         expected = done[-1].winner if done else self.spec.first_leader
         if expected is None:
-            return []
+            return ""
         last = [p for p in self.log.plays if p.trick == len(done)] if done else []
         if any(p.confirm for p in last):
-            return []  # the last winner may be misread: the lead is not proof
+            return ""  # the last winner may be misread: the lead is not proof
         dist = self.seats.distances(tr.centre, self.size)
         nearest = int(np.argmin(dist))
         if nearest == expected or dist[expected] - dist[nearest] <= SEAT_NEAR_DEGREES:
-            return []
+            return ""
         since = max((p.t for p in last), default=self.fixture_t)
         if tr.first_seen - since < UNSEEN_PLAY_S * self.spec.players:
-            return []
+            return ""
         if self.covered_s < COVERED_PLAY_S * self.spec.players:
-            return []  # the table was in view: a trick would have been seen
+            return ""  # the table was in view: a trick would have been seen
         for other in self.tracker.live():
             if other.id == tr.id or abs(other.first_seen - tr.first_seen) > TOGETHER_S:
                 continue
             if other.steady_since > other.first_seen + 1e-6 or other.sightings < 2:
                 continue  # still moving: a card being played now, not one uncovered
             if self.seats.seat_of(other.centre, self.size) == expected:
-                return []  # a card uncovered with this one on the leader's side: the lead
-        why = (
+                return ""  # a card uncovered with this one on the leader's side: the lead
+        return (
             f"seat {nearest} led, but seat {expected} won the trick before: a trick went by unseen"
         )
-        return [
-            WatchEvent("missed", t, text=f"play {play.index + 1} {play.seat_note}", missed=play)
-            for play in self.log.unseen_trick(expected, tr.first_seen, why)
-        ]
 
     def _infer_missed(self, t: float, why: str) -> list[WatchEvent]:
         """Close the trick in progress with a missed play for each seat that showed no card
