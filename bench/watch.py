@@ -238,6 +238,12 @@ def main() -> int:
         action="store_true",
         help="with --keep: watch a hand already rendered there instead of rendering it again",
     )
+    ap.add_argument(
+        "--keep-camera",
+        action="store_true",
+        help="keep each level's camera where it was drawn, even behind a player's shoulder"
+        " (trickcam dataset video --keep-camera)",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
@@ -261,8 +267,9 @@ def main() -> int:
                         truth = load_truth(video.with_suffix(".json"))
                     else:
                         truth = render_hand(
-                            game, seed, video, (w, h), fps, heldout=heldout, realism=level
-                        )
+                            game, seed, video, (w, h), fps, heldout=heldout, realism=level,
+                            keep_camera=args.keep_camera,
+                        )  # fmt: skip
                     geometry, why = (
                         calibrated(video, truth, folder) if level != "studio" else (None, "")
                     )

@@ -69,6 +69,14 @@ def register_video(what: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--tricks", type=int, help="levels only: stage the hand's first N tricks (short videos)"
     )
+    p.add_argument(
+        "--keep-camera",
+        action="store_true",
+        help="levels only: keep the camera where it was drawn even where the players hide the"
+        " table from it (a phone left behind a player's shoulder: his sleeve covers the far"
+        " cards each time he plays); by default it is moved between two players, or higher,"
+        " as a person propping up the phone would",
+    )
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=run_video)
 
@@ -101,7 +109,7 @@ def run_video(args: argparse.Namespace) -> int:
         truth = render_hand(
             args.game, args.seed, args.out, size, args.fps,
             decks=[args.deck] if args.deck else None, heldout=heldout, progress=progress,
-            realism=args.realism, tricks=args.tricks,
+            realism=args.realism, tricks=args.tricks, keep_camera=args.keep_camera,
         )  # fmt: skip
         if bar is not None:
             bar.close()

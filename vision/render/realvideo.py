@@ -38,6 +38,12 @@ CLEAR_VIEW = 0.25
 """At most this much of any setup card may the players' held cards and arms hide from where
 the camera is put (else it is moved between two players, or higher)."""
 
+REACH_VIEW = 0.5
+"""At most this much of any other seat's setup card may a player's arm hide, reaching in to
+lay a card, from where the camera is put (else it is moved): a stand behind a player's
+shoulder sees his sleeve over the whole table with each card he plays (fresh seed 9990:
+every level's camera there, the far cards hidden from landing to gathering)."""
+
 
 def _blocked(painter: Painter) -> float:
     """How much of the likeliest-hidden setup card the players' held cards and the arms holding
@@ -59,6 +65,36 @@ def _blocked(painter: Painter) -> float:
         if area:
             worst = max(worst, float(hidden[mask > 0].sum()) / area)
     return worst
+
+
+def _reach_blocked(painter: Painter) -> float:
+    """How much of another seat's setup card (the likeliest hidden) a player's arm hides from
+    the camera, reaching in to lay a card in the middle of his side of the play area (0-1)."""
+    st, cam = painter.stage, painter.cam
+    w, h = cam.size
+    worst = 0.0
+    for seat in range(len(st.angles)):
+        spot = st.unit(seat) * float(np.mean(st.play_r))
+        pose = np.array([*spot, 3.0, st.angles[seat] + 180.0, 1.0])
+        cover = np.zeros((h, w, 3), np.uint8)
+        draw_arm(cover, cam, painter.reach(seat, pose), painter.who[seat], painter.light.direction)
+        hidden = cover.max(axis=2) > 0
+        for other, _card, xy, a in st.setup:
+            if other == seat:
+                continue
+            corners = cam.project(painter.card_corners(np.array([*xy, 0.0, a])))
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+            area = int(mask.sum())
+            if area:
+                worst = max(worst, float(hidden[mask > 0].sum()) / area)
+    return worst
+
+
+def _view_hidden(painter: Painter) -> float:
+    """How badly the players hide the table from the camera: 1 or less is a clear view
+    (:data:`CLEAR_VIEW`, :data:`REACH_VIEW`)."""
+    return max(_blocked(painter) / CLEAR_VIEW, _reach_blocked(painter) / REACH_VIEW)
 
 
 def _between_seats(stage: Stage, azimuth: float) -> list[float]:
@@ -259,9 +295,13 @@ class Painter:
         pose = arm.motion.at(t)
         if pose is None:
             return None
+        return self.reach(arm.seat, pose)
+
+    def reach(self, seat: int, pose: np.ndarray) -> list:
+        """The capsules of ``seat``'s arm, its wrist at ``pose`` (x, y, z, heading, flat)."""
         st = self.stage
-        u, side = st.unit(arm.seat), st.side(arm.seat)
-        hand = 1.0 if self.who[arm.seat].right_handed else -1.0
+        u, side = st.unit(seat), st.side(seat)
+        hand = 1.0 if self.who[seat].right_handed else -1.0
         shoulder = np.array([*(u * (st.edge_r + 12.0) + side * 15.0 * hand), 32.0])
         return skeleton(shoulder, side * hand, pose)
 
@@ -444,11 +484,15 @@ def render_level_hand(
     progress: Callable[[int, int], None] | None = None,
     video: bool = True,
     tricks: int | None = None,
+    keep_camera: bool = False,
 ) -> dict[str, object]:
     """Render one hand of ``game`` at ``level_name`` to ``out`` (mp4) with ``out``.json (the
     truth) and ``out``.setup.png (the calibration frame). Returns the truth. ``video=False``
     writes the setup frame and the truth only (calibration tests); ``tricks`` stages only the
-    hand's first tricks (short test videos: the record then holds those tricks only)."""
+    hand's first tricks (short test videos: the record then holds those tricks only);
+    ``keep_camera`` keeps the camera where it was drawn even where the players hide the
+    table from it (a phone left behind a player's shoulder), instead of moving it as a
+    person would."""
     from vision.render.truth import save_truth
 
     level = LEVELS[level_name]
@@ -484,8 +528,8 @@ def render_level_hand(
     light = draw_light(nrng, level, duration, size)
     painter = Painter(stage, cam, level, light, images, people(nrng, hand.players), nrng, base, fps)
     placed = (draw.azimuth, draw.elevation)
-    blocked = _blocked(painter)
-    if blocked > CLEAR_VIEW:
+    blocked = _view_hidden(painter)
+    if blocked > 1.0 and not keep_camera:
         # a person propping up the phone moves it between two players, or higher, when a
         # player's arm and held cards hide the play area (a stand at a player's shoulder
         # sees only his sleeve): the first place that sees the setup cards, else the best
@@ -495,13 +539,13 @@ def render_level_hand(
         for azimuth, elevation in places:
             painter.cam = place_camera(size, azimuth, elevation, draw.hfov, stage.extent(view),
                                        draw.k1, roll_deg=draw.roll, min_horizontal=stage.edge_r)  # fmt: skip
-            blocked = _blocked(painter)
+            blocked = _view_hidden(painter)
             if blocked < best[0]:
                 best = (blocked, painter.cam, (azimuth, elevation))
-            if blocked <= CLEAR_VIEW:
+            if blocked <= 1.0:
                 break
         cam = painter.cam = best[1]
-        placed = best[2]
+        placed, blocked = best[2], best[0]
         painter.base = background(cam, table, table_cm, floor, wall, round_table=round_table)  # type: ignore[arg-type]
     w, h = size
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -542,6 +586,10 @@ def render_level_hand(
                 "elevation": round(placed[1], 1),
                 "hfov": round(draw.hfov, 1),
                 "k1": round(draw.k1, 3),
+                # how badly the players hide the table from it (1 or less: clear), and
+                # whether it was moved from where it was drawn to see the table
+                "hidden": round(blocked, 2),
+                "moved": placed != (draw.azimuth, draw.elevation),
             },
         },  # fmt: skip
         "camera": {

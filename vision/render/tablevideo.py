@@ -345,14 +345,16 @@ def render_hand(
     progress: Callable[[int, int], None] | None = None,
     realism: str = "studio",
     tricks: int | None = None,
+    keep_camera: bool = False,
 ) -> dict[str, object]:
     """Render one hand of ``game`` to ``out`` (mp4) and write the truth to ``out``.json.
 
     ``heldout``: True renders only deck designs kept out of training, False only trained
     ones, None any. ``realism``: ``studio`` (this module's kind renders) or a level of
     :mod:`vision.render.realism` (:mod:`vision.render.realvideo` draws those); ``tricks``
-    (levels only) stages only the hand's first tricks. Returns the truth (also written
-    beside the video).
+    (levels only) stages only the hand's first tricks; ``keep_camera`` (levels only) keeps
+    the camera where it was drawn even where the players hide the table from it. Returns the
+    truth (also written beside the video).
     """
     if game not in STAGERS:
         raise ValueError(f"game {game!r}: expected one of {', '.join(STAGERS)}")
@@ -363,8 +365,9 @@ def render_hand(
         if realism not in REALISM:
             raise ValueError(f"realism {realism!r}: expected one of {', '.join(REALISM)}")
         return render_level_hand(
-            game, seed, out, size, fps, realism, decks, heldout, progress, tricks=tricks
-        )
+            game, seed, out, size, fps, realism, decks, heldout, progress, tricks=tricks,
+            keep_camera=keep_camera,
+        )  # fmt: skip
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     hand = STAGERS[game](rng)
