@@ -35,7 +35,10 @@ when it came to rest, the deck and the look.
             edges, a meld shown and taken back
   full      hands and light together
 Every level but studio also writes OUT with .setup.png: the same camera before the deal with
-one card in front of each player, for 'trickcam calibrate'.
+one card in front of each player, for 'trickcam calibrate'. The camera stands where a person
+propping up a phone would leave it: one that the players' held cards, or a player's arm
+reaching in from right in front of it, hide the table from is moved between two players, or
+higher (--keep-camera leaves it where it was drawn).
 
 examples:
   trickcam dataset video --game clabber --seed 7 hand.mp4

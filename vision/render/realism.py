@@ -19,6 +19,12 @@
   looks over his shoulder), the stock with its turned card, the gathered tricks in piles, a
   meld shown and taken back.
 * ``full``: ``hands`` and ``light`` together.
+
+At every level but ``studio`` the camera is put where a person propping up a phone would
+leave it: one that the players' held cards hide the setup cards from, or behind whose
+shoulder a player's arm reaching in hides another seat's card (:mod:`vision.render.realvideo`,
+``CLEAR_VIEW`` and ``REACH_VIEW``), is moved between two players, or higher.
+``--keep-camera`` keeps it where it was drawn.
 """
 
 from __future__ import annotations
