@@ -249,3 +249,22 @@ def test_a_card_a_person_named_is_never_revised_by_the_camera() -> None:
     assert not [c for c in log.corrections if c.index == 0 and c.by == CAMERA]
     assert [c.index for c in log.corrections if c.by == CAMERA] == [2] and len(lines) == 1
     assert "9S is played twice" in lines[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 200), which=st.integers(1, 7))
+def test_a_lead_seen_after_the_next_card_still_leads(seed: int, which: int) -> None:
+    """A trick's lead hidden as it landed (under its player's hand) is seen after the next
+    player's card: the record still has the trick from the seat whose turn it was to lead
+    (the last trick's winner), its winner and every later trick as dealt (fresh seed 10000
+    light Belote: 10C led, AH seen first, the trick recorded from AH)."""
+    spec, tricks, truth = simulated_hand(seed)
+    log = HandLog(spec)
+    for number, trick in enumerate(tricks, start=1):
+        seen = [trick[1], trick[0], *trick[2:]] if number == which + 1 else trick
+        for seat, card in seen:
+            add_play(log, seat, card, number)
+    done, current = log.tricks()
+    assert not current and len(done) == len(tricks)
+    assert log.record()["tricks"] == truth["tricks"]
+    assert [t.winner for t in done] == [t.winner for t in truth_tricks(seed)]

@@ -203,17 +203,31 @@ class HandLog:
 
     def _grouped(self) -> list[list[int]]:
         """Play indices per trick (by number), each trick clockwise from its leader: the
-        missed play inferred to lead, else the first card seen in it."""
+        missed play inferred to lead, else the seat whose turn it was to lead (the first
+        leader, then the last trick's winner) when its card is in the trick, else the first
+        card seen in it. A lead hidden as it landed (under its player's hand) is seen after
+        the next player's card: the turn, not the order seen, says who led (fresh seed 10000
+        light Belote: 10C led, AH seen first)."""
         n = self.spec.players
         groups: dict[int, list[int]] = {}
         for p in self.plays:
             groups.setdefault(p.trick, []).append(p.index)
+        entries = self.entries()
+        leader = self.spec.first_leader
         out = []
         for number in sorted(groups):
             idx = groups[number]
-            lead = next((i for i in idx if self.plays[i].leads), idx[0])
+            turn = next(
+                (i for i in idx if leader is not None and self.plays[i].seat == leader), idx[0]
+            )
+            lead = next((i for i in idx if self.plays[i].leads), turn)
             first = self.plays[lead].seat
-            out.append(sorted(idx, key=lambda i: ((self.plays[i].seat - first) % n, i != lead, i)))
+            order = sorted(idx, key=lambda i: ((self.plays[i].seat - first) % n, i != lead, i))
+            out.append(order)
+            known = [entries[i][1] for i in order]
+            cards = [c for c in known if c is not None]
+            complete = len(order) == n and len(cards) == n
+            leader = self.plays[order[self.spec.winner(cards)]].seat if complete else None
         return out
 
     def postable(self) -> list[int]:

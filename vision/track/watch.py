@@ -120,6 +120,12 @@ cascaded)."""
 
 CARRIED_FAR = 5.0
 
+CARRIED_AFTER_S = 1.5
+"""A complete trick's last card, read doubtfully, is carried on only by a card come to lie
+this soon after it was first seen (seed 9941: held still 0.3 s, then slid on); a card come
+to lie later on its seat's side is the next lead (seed 10000 light Belote: KC lay 3.6 s, then
+its seat led AH beside it, taken for KC carried on and KC revised to AH)."""
+
 UNSEEN_WAIT_S = 3.0
 """A lead on the side of a seat that did not win the last trick, after the table was long
 covered (:meth:`Watcher._unseen_trick`), is held this long to tell whether a whole trick went
@@ -825,7 +831,9 @@ class Watcher:
         play, its own card no longer found where it lay, ``tr`` on the same seat's side within
         :data:`PUSHED_CARDS` card sizes, and the trick not gathered: either in progress, or
         complete with its other cards found where they lie now (a seat that wins leads again
-        only after the trick is gathered). Seed 9941 hands Klaberjass: a last card held still
+        only after the trick is gathered) and ``tr`` come to lie soon after it
+        (:data:`CARRIED_AFTER_S`); a farther card only very soon after the play's card was last
+        found (:data:`CARRIED_S`). Seed 9941 hands Klaberjass: a last card held still
         0.3 s with the fingers over its index (read 10H, already played), then slid on and
         read plainly 8H, was taken for the next trick's lead."""
         if play.index != len(self.log.plays) - 1 or play.reading is None:
@@ -842,7 +850,9 @@ class Watcher:
             return away < CARRIED_FAR and just_left and play.trick == len(done) + 1
         if play.trick == len(done) + 1:
             return True
-        return play.trick == len(done) and self._lies_still(play, tr, anywhere=True)
+        if play.trick != len(done) or tr.first_seen - play.t > CARRIED_AFTER_S:
+            return False  # lying there long: the next lead, laid where this seat lays its cards
+        return self._lies_still(play, tr, anywhere=True)
 
     def _found_last(self, track_id: int) -> float:
         """When the card of ``track_id`` was last found in place (-inf: never, or unknown)."""
