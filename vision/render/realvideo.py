@@ -55,16 +55,7 @@ def _blocked(painter: Painter) -> float:
     cover = np.zeros((h, w, 3), np.uint8)
     for fan in st.fans:
         painter._fan(cover, fan.seat, fan.cards, 0.0)
-    hidden = cover.max(axis=2) > 0
-    worst = 0.0
-    for _, _card, xy, a in st.setup:
-        corners = cam.project(painter.card_corners(np.array([*xy, 0.0, a])))
-        mask = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
-        area = int(mask.sum())
-        if area:
-            worst = max(worst, float(hidden[mask > 0].sum()) / area)
-    return worst
+    return _setup_hidden(painter, cover.max(axis=2) > 0)
 
 
 def _reach_blocked(painter: Painter) -> float:
@@ -78,16 +69,24 @@ def _reach_blocked(painter: Painter) -> float:
         pose = np.array([*spot, 3.0, st.angles[seat] + 180.0, 1.0])
         cover = np.zeros((h, w, 3), np.uint8)
         draw_arm(cover, cam, painter.reach(seat, pose), painter.who[seat], painter.light.direction)
-        hidden = cover.max(axis=2) > 0
-        for other, _card, xy, a in st.setup:
-            if other == seat:
-                continue
-            corners = cam.project(painter.card_corners(np.array([*xy, 0.0, a])))
-            mask = np.zeros((h, w), np.uint8)
-            cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
-            area = int(mask.sum())
-            if area:
-                worst = max(worst, float(hidden[mask > 0].sum()) / area)
+        worst = max(worst, _setup_hidden(painter, cover.max(axis=2) > 0, but=seat))
+    return worst
+
+
+def _setup_hidden(painter: Painter, hidden: np.ndarray, but: int | None = None) -> float:
+    """The largest share of a setup card (but seat ``but``'s) under ``hidden`` (0-1)."""
+    cam = painter.cam
+    h, w = hidden.shape
+    worst = 0.0
+    for seat, _card, xy, a in painter.stage.setup:
+        if seat == but:
+            continue
+        corners = cam.project(painter.card_corners(np.array([*xy, 0.0, a])))
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+        area = int(mask.sum())
+        if area:
+            worst = max(worst, float(hidden[mask > 0].sum()) / area)
     return worst
 
 

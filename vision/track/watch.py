@@ -119,6 +119,7 @@ QS, then carried 2.9 card sizes on and read 10S, was taken for a second lead and
 cascaded)."""
 
 CARRIED_FAR = 5.0
+"""The farthest (card sizes) a card just let go of is carried on (:data:`CARRIED_S`)."""
 
 CARRIED_AFTER_S = 1.5
 """A complete trick's last card, read doubtfully, is carried on only by a card come to lie
@@ -344,6 +345,7 @@ class Watcher:
         for tr in [tr for tr in self.waiting if tr.id in gone]:
             # gone with its trick while waiting: it was played (see the held lead below)
             self.waiting.remove(tr)
+            self.waiting_since.pop(tr.id, None)
             events.extend(self._arrived(tr, t, unseen=False))
         if self.held is not None:
             held, self.held = self.held, None
