@@ -224,6 +224,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # (KC revised to AH); trick 4's lead 10C, hidden as it landed, was seen after AH
         # and the trick was recorded from AH
         ("light", "belote", 10000, 30),
+        # trick 3's cards swept together as it was gathered came to rest out of turn and
+        # waited for the next lead (a card still moving on its side): read after the wait,
+        # they were taken for new plays and every later trick shifted (11/24)
+        ("light", "clabber", 10021, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

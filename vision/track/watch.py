@@ -394,11 +394,14 @@ class Watcher:
         now come out from under an arm: taken in the order seen, the later card would lead
         a trick of its own (a trick "gone by unseen") and every later trick shift (fresh seed
         9990 full Klaberjass: seat 0's 10S under its player's hovering hand 2 s, seat 1's 9S
-        at rest 1 s before it showed)."""
+        at rest 1 s before it showed). Never while the last trick is not yet seen gathered: its
+        cards swept together come to rest out of turn (fresh seed 10021 light Clabber)."""
         turn = self.log.to_move()
         if turn is None or self.complete or self.seats.seat_of(tr.centre, self.size) == turn:
             return False
-        done, _ = self.log.tricks()
+        done, current = self.log.tricks()
+        if done and not current and self.gathered < len(done):
+            return False  # the last trick not yet seen gathered: its cards swept together
         if any(
             self._near(tr, np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0))
             for p in self.log.plays
