@@ -136,8 +136,11 @@ def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> 
         return line
     if ev.trick is not None and ev.kind == "trick":
         tr = ev.trick
-        who = ("team 0-2", "team 1-3")[tr.winner % 2] if spec.teams else f"seat {tr.winner}"
-        line = f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
+        if tr.winner is None:  # a card of it missed: the next lead will show who won
+            line = f"{ev.t:7.1f}s  trick {tr.number} over, winner not known yet (a card missed)"
+        else:
+            who = ("team 0-2", "team 1-3")[tr.winner % 2] if spec.teams else f"seat {tr.winner}"
+            line = f"{ev.t:7.1f}s  trick {tr.number} won by seat {tr.winner} ({who}, +{tr.points})"
         if score is not None:
             names = (
                 ("team 0-2", "team 1-3") if spec.teams else [f"seat {k}" for k in range(len(score))]

@@ -268,3 +268,19 @@ def test_a_lead_seen_after_the_next_card_still_leads(seed: int, which: int) -> N
     assert not current and len(done) == len(tricks)
     assert log.record()["tricks"] == truth["tricks"]
     assert [t.winner for t in done] == [t.winner for t in truth_tricks(seed)]
+
+
+def test_the_live_line_of_a_trick_whose_winner_is_not_known_yet() -> None:
+    """A trick closed by a missed play may end before any lead shows who won it: the live
+    line says so (``trickcam watch`` once died there with a TypeError, fresh seed 10021)."""
+    from cli.watch import describe
+    from vision.track.handlog import TrickDone, WatchEvent
+
+    spec = clabber(3, "9H", "play")
+    open_trick = TrickDone(
+        3, (1, 2, 3, 0), (Card.parse("9S"), None, None, Card.parse("KD")), None, 4
+    )
+    line = describe(WatchEvent("trick", 12.5, trick=open_trick), spec, [10, 20])
+    assert "trick 3" in line and "winner not known yet" in line
+    won = TrickDone(3, (1, 2, 3, 0), tuple(Card.parse(c) for c in ("9S", "JS", "QS", "KD")), 2, 7)
+    assert "won by seat 2 (team 0-2, +7)" in describe(WatchEvent("trick", 12.5, trick=won), spec)

@@ -798,6 +798,11 @@ class Watcher:
                 if self._carried_on(play, tr):
                     return self._seen_carried(play, tr, t)
                 named = card in (play.card, now) and probs[best] >= 0.5
+                # a card of the trick in progress found again where it lay, reading as no card
+                # in particular (a hand over it): that card, not a second from its seat (fresh
+                # seed 10021 full Clabber: 10D under an arm read as 'none', taken for a second
+                # card on seat 1's side, the trick closed short and every later trick shifted)
+                faint = probs[best] < 0.5 and play.trick == len(done) + 1
                 other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
                 if other and play.trick <= len(done) and not self._lies_still(play, tr):
                     # a complete trick not yet seen gathered (a hand lay over its place as
@@ -820,7 +825,7 @@ class Watcher:
                     )
                     if not pushed:
                         continue
-                elif not (named or looks_same or not moved(play.quad, tr.quad)):
+                elif not (named or looks_same or not moved(play.quad, tr.quad) or faint):
                     continue
             self._link(play, tr)
             text = f"{play.card} (play {play.index + 1}) is in view again"
