@@ -228,6 +228,9 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # waited for the next lead (a card still moving on its side): read after the wait,
         # they were taken for new plays and every later trick shifted (11/24)
         ("light", "clabber", 10021, 30),
+        # trick 2's 8D, its outline found anew with a shadow (a second find beside it), read
+        # as trick 1's 10D: taken for a second card on its seat's side, every trick shifted
+        ("hands", "klaberjass", 10020, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

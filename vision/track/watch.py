@@ -803,6 +803,11 @@ class Watcher:
                 # seed 10021 full Clabber: 10D under an arm read as 'none', taken for a second
                 # card on seat 1's side, the trick closed short and every later trick shifted)
                 faint = probs[best] < 0.5 and play.trick == len(done) + 1
+                # ... or reading as a card played before (its outline found anew, a shadow
+                # with it: fresh seed 10020 hands Klaberjass, 8D read as the 10D of trick 1)
+                cards = self.log.cards()
+                again = any(c == card for k, (_, c) in enumerate(cards) if k != play.index)
+                faint = faint or (again and play.trick == len(done) + 1)
                 other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
                 if other and play.trick <= len(done) and not self._lies_still(play, tr):
                     # a complete trick not yet seen gathered (a hand lay over its place as
