@@ -22,11 +22,18 @@ With --corners it trains the index-corner detector instead (models/corners.onnx,
 scenes of `trickcam dataset corners`): it finds every visible index corner, whatever covers
 the rest of the card, and is measured on the held-out designs' scenes.
 
+With --suits it trains the whole-face suit reader instead (models/suits.onnx): it names a
+card's suit from its whole upright face (an ace's big sign, a court's sign, the pips), a
+second look the watcher weighs against the index. It renders its own views of the training
+designs (kept under datasets/generated/suits) and is measured on the held-out designs.
+
 examples:
   trickcam train                                  the shipped model (defaults, ~2 CPU cores)
   trickcam train --data /tmp/tiny --out /tmp/m --epochs 1 --limit 400   a smoke run
   trickcam train --corners --seed 1               the shipped corner detector (~1 h on 2 cores)
   trickcam train --corners --data /tmp/corners --out /tmp/c.onnx --steps 20   a smoke run
+  trickcam train --suits                          the shipped suit reader (~25 min on 2 cores)
+  trickcam train --suits --out /tmp/s.onnx --limit 300 --epochs 1 --width 4   a smoke run
 """
 
 
@@ -65,6 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "out: models/corners.onnx unless given)",
     )
     p.add_argument("--steps", type=int, default=None, help="--corners: training steps")
+    p.add_argument(
+        "--suits",
+        action="store_true",
+        help="train the whole-face suit reader (out: models/suits.onnx unless given; "
+        "--limit: views rendered, default 40000)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
@@ -110,9 +123,56 @@ def run_corners(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_suits(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from vision.train.suits import SuitTrainConfig
+
+    d = SuitTrainConfig()
+    values: dict[str, object] = {"threads": args.threads}
+    if args.out != TrainConfig().out:
+        values["out"] = args.out
+    if args.data != TrainConfig().data:
+        values["data"] = args.data
+    if args.limit:
+        values["samples"] = args.limit
+        values["heldout"] = max(100, args.limit // 10)
+    if args.epochs != TrainConfig().epochs:
+        values["epochs"] = args.epochs
+    if args.width != TrainConfig().width:
+        values["width"] = args.width
+    if args.seed != TrainConfig().seed:
+        values["seed"] = args.seed
+    config = replace(d, **values)  # type: ignore[arg-type]
+    if config.epochs < 1 or config.width < 2 or config.samples < 50:
+        print(
+            f"trickcam train --suits: --epochs {config.epochs} --width {config.width} "
+            f"--limit {config.samples}: need epochs >= 1, width >= 2, at least 50 views",
+            file=sys.stderr,
+        )
+        return 2
+    if not config.out.endswith(".onnx"):
+        print(f"trickcam train --suits: --out {config.out}: name an .onnx file", file=sys.stderr)
+        return 2
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print(
+            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
+        )
+        return 2
+    from vision.train.suits import train as train_suits
+
+    sidecar = train_suits(config, progress=not args.quiet)
+    print(f"wrote {config.out} and its .json: {json.dumps(sidecar['validation'])}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.corners:
         return run_corners(args)
+    if args.suits:
+        return run_suits(args)
     config = config_from_args(args)
     data = Path(config.data)
     if not (data / "train.npz").exists():

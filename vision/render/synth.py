@@ -203,6 +203,14 @@ def scene_sample(
     rng: Rng, card_bgra: np.ndarray | None, label: int, recipe: SynthRecipe
 ) -> list[np.ndarray]:
     """Render one scene around ``card_bgra`` (None: not a card) and return both corner crops."""
+    return list(corner_crops(seen_warp(rng, card_bgra, label, recipe)))
+
+
+def seen_warp(
+    rng: Rng, card_bgra: np.ndarray | None, label: int, recipe: SynthRecipe
+) -> np.ndarray:
+    """Render one scene around ``card_bgra`` (None: not a card) and return the card as the
+    pipeline sees it: warped upright (``warp_quad``) from the outline a detector would report."""
     if card_bgra is None:
         card_bgra = _not_a_card_patch(rng)
     h, w = card_bgra.shape[:2]
@@ -222,8 +230,7 @@ def scene_sample(
     card_px = float(np.sqrt(cv2.contourArea(quad) * h / w))
     photo = _camera(rng, _light(rng, scene, recipe), recipe, card_px)
     seen = _perturb_quad(rng, quad, recipe)
-    up = warp_quad(photo, seen)
-    return list(corner_crops(up))
+    return warp_quad(photo, seen)
 
 
 def _not_a_card_patch(rng: Rng) -> np.ndarray:

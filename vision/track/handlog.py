@@ -54,6 +54,11 @@ class PlayEvent:
     (``vision.track.watch.pip_counts``)."""
     pips_note: str = ""
     """Why the pips counted doubt the card read (``vision.read.pips.pips_doubt``)."""
+    suits: list[np.ndarray] = field(default_factory=list)
+    """The suit model's look (4 suit probabilities) at the whole face of the card's views
+    plainly a face (``vision.read.suits``)."""
+    suit_note: str = ""
+    """Why the suit the face shows doubts the card read (``vision.read.suits.suit_doubt``)."""
 
     @property
     def missed(self) -> bool:
@@ -67,12 +72,14 @@ class PlayEvent:
             or bool(self.seat_note)
             or bool(self.again_note)
             or bool(self.pips_note)
+            or bool(self.suit_note)
         )
 
     @property
     def reason(self) -> str:
         own = "" if self.reading is None else self.reading.reason
-        return "; ".join(r for r in (own, self.seat_note, self.again_note, self.pips_note) if r)
+        notes = (own, self.seat_note, self.again_note, self.pips_note, self.suit_note)
+        return "; ".join(r for r in notes if r)
 
     def as_dict(self) -> dict[str, object]:
         r = self.reading

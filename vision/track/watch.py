@@ -23,6 +23,7 @@ replay of the log: nothing is edited in place.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -48,6 +49,7 @@ from vision.read.decode import (
     views_doubt,
 )
 from vision.read.pips import count_pips, pips_doubt, with_pips
+from vision.read.suits import SuitReader, suit_doubt, with_suit
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
@@ -184,11 +186,17 @@ class Watcher:
         geometry: TableGeometry | None = None,
         times: TrackerTimes | None = None,
         detector: Callable[[np.ndarray], Finds] | None = None,
+        suit_reader: Reader | None | str = "shipped",
     ) -> None:
         from vision.detect.find import detect
 
         self.spec = spec
         self.reader = reader
+        self.suit_reader: Reader | None = (
+            shipped_suit_reader() if suit_reader == "shipped" else suit_reader  # type: ignore[assignment]
+        )
+        """The whole face's suit (``models/suits.onnx``, :mod:`vision.read.suits`): a second
+        look at a card's suit that never reads its index; None: no such look."""
         self.geometry = geometry or TableGeometry.default(spec.players)
         if self.geometry.players != spec.players:
             raise ValueError(
@@ -531,36 +539,61 @@ class Watcher:
                 if clear_look(probs):
                     play.views.append(np.asarray(probs, np.float64))
                     changed = True
-            changed = self._count_pips(play, crops, views) or changed
+            changed = self._look_closer(play, crops, views) or changed
             if changed:
                 self._weigh(play)
         return changed
 
-    @staticmethod
-    def _count_pips(
-        play: PlayEvent, crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray
+    def _look_closer(
+        self, play: PlayEvent, crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray
     ) -> bool:
-        """Count the pips on ``play``'s new views (:func:`pip_counts`); True when a
-        count was added."""
+        """Count the pips on ``play``'s new views (:func:`pip_counts`) and read their suit
+        (:meth:`_suits`); True when a count or a suit was added."""
         new = pip_counts(crops, views)[: max(MAX_VIEWS - len(play.pips), 0)]
         play.pips.extend(new)
-        return bool(new)
+        suits = self._suits(crops, views)[: max(MAX_VIEWS - len(play.suits), 0)]
+        play.suits.extend(suits)
+        return bool(new) or bool(suits)
+
+    def _suits(
+        self, crops: Sequence[np.ndarray], views: Sequence[np.ndarray] | np.ndarray
+    ) -> list[np.ndarray]:
+        """The suit model's look at the whole face of each view plainly a face (4 suit
+        probabilities, :mod:`vision.read.suits`), at most ``MAX_VIEWS``: a second opinion on
+        the card's suit that never reads its index."""
+        if self.suit_reader is None:
+            return []
+        faces = [c for c, p in zip(crops, views, strict=True) if face_probability(p) >= 0.9]
+        if not faces:
+            return []
+        return [np.asarray(r, np.float64) for r in self.suit_reader(faces[:MAX_VIEWS])]
+
+    def _evidence(
+        self,
+        probs: np.ndarray,
+        crops: Sequence[np.ndarray],
+        views: Sequence[np.ndarray] | np.ndarray,
+    ) -> np.ndarray:
+        """``probs`` weighed with the second looks at ``crops``: the pips counted in their
+        middle, the suit their whole face shows."""
+        return with_suit(with_pips(probs, pip_counts(crops, views)), self._suits(crops, views))
 
     @staticmethod
     def _weigh(play: PlayEvent) -> None:
-        """``play``'s evidence from its views and the pips counted on them."""
-        play.probs = with_pips(combine(play.views), play.pips)
+        """``play``'s evidence from its views, the pips counted on them and their suit."""
+        play.probs = with_suit(with_pips(combine(play.views), play.pips), play.suits)
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
         disagrees with the pips counted in its middle (whichever the play's card is now: a
         person settles it)."""
         for play in self.log.plays:
-            if not play.views or not play.pips:
-                play.pips_note = ""
+            if not play.views or not (play.pips or play.suits):
+                play.pips_note = play.suit_note = ""
                 continue
             index = CARD_LABELS[int(np.argmax(combine(play.views)[: len(CARD_LABELS)]))]
             play.pips_note = pips_doubt(index, play.pips)
+            play.suit_note = suit_doubt(str(index), play.suits)
 
     def _replaceable(self, tr: Track, seen: set[int], crop: np.ndarray | None) -> bool:
         """A played card may give its place to another once its trick is complete and
@@ -615,7 +648,7 @@ class Watcher:
         probs = self.reader([crop])[0]
         if clear_look(probs):
             play.views.append(np.asarray(probs, np.float64))
-            self._count_pips(play, [crop], [probs])
+            self._look_closer(play, [crop], [probs])
             self._weigh(play)
             self.looked_again = True
 
@@ -625,7 +658,7 @@ class Watcher:
         # a blurred or half-covered look says little: the clear ones speak when there are any
         clear = [v for v in views if clear_look(v)]
         # ... and a number card's pips, counted, speak past its index
-        probs = with_pips(combine(clear or views), pip_counts(crops, views))
+        probs = self._evidence(combine(clear or views), crops, views)
         if face_probability(probs) < 0.5:
             probs = self._as_it_settled(tr, probs)
         self.labels[tr.id] = int(np.argmax(probs))
@@ -685,7 +718,7 @@ class Watcher:
         cards = {int(np.argmax(v[: len(CARD_LABELS)])) for v in faces}
         if len(cards) != 1 or not any(clear_look(v) for v in faces):
             return probs
-        return with_pips(combine(faces), pip_counts(earlier, views))
+        return self._evidence(combine(faces), earlier, views)
 
     def _fixture(self, tr: Track, probs: np.ndarray, t: float) -> WatchEvent | None:
         """Before the first lead, the face-up card of the deal: it reads as that card, or it
@@ -885,8 +918,8 @@ class Watcher:
         clear = [np.asarray(v, np.float64) for v in views if clear_look(v)]
         if clear:  # lying uncovered now: better evidence than its looks in the hand
             play.views = clear[:MAX_VIEWS]
-            play.pips = []
-            self._count_pips(play, tr.crops, views)
+            play.pips, play.suits = [], []
+            self._look_closer(play, tr.crops, views)
             self._weigh(play)
         self.looked_again = True
         text = f"{play.card} (play {play.index + 1}) was carried on by the hand that laid it"
@@ -1118,6 +1151,7 @@ class Watcher:
         # the pips in its middle (``probs`` already weighs them: :meth:`_arrived`), kept to
         # weigh its later looks and to mark an index that says otherwise
         pips = pip_counts(tr.crops, views)
+        suits = self._suits(tr.crops, views)
         # the same seat's cards: a tilted camera foreshortens each side of the table, and
         # each seat's cards, differently (a card's apparent shape depends on where it lies)
         others = [aspect(p.quad) for p in self.log.plays if p.track_id >= 0 and p.seat == seat]
@@ -1151,7 +1185,7 @@ class Watcher:
             self.log.plays[into.index] = play
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
-        play.views, play.pips = views, pips
+        play.views, play.pips, play.suits = views, pips, suits
         self._judge_pips()
         self.covered_s = 0.0
         self._read_again(play)
@@ -1228,6 +1262,12 @@ class Watcher:
     def complete(self) -> bool:
         done, current = self.log.tricks()
         return len(done) >= self.spec.tricks and not current
+
+
+@functools.cache
+def shipped_suit_reader() -> Reader:
+    """The shipped suit model (``models/suits.onnx``) as a :data:`Reader`, loaded once."""
+    return SuitReader()
 
 
 def classifier_reader(model_path: str | None = None, threads: int = 1) -> Reader:

@@ -1,0 +1,204 @@
+"""Read a card's suit from its whole face: a second opinion on the suit that never reads the index.
+
+Why: the card classifier (``models/cards.onnx``) reads only the index corners. On deck designs
+it never saw, a club's index and a spade's look alike at a few pixels (bellot's tiny index
+signs, plastic's index so big that the corner crop keeps only the top of its sign), and it
+reads an ace or a court club as the spade, or the other way round, sometimes surely
+(``models/README.md``). The rest of the face says the suit again, bigger: an ace's big middle
+sign, a court's suit sign beside its picture, a number card's pips. ``models/suits.onnx`` is a
+small CNN that looks at the whole upright card (the same warp the classifier's corners are cut
+from, shrunk to :data:`SUIT_W` x :data:`SUIT_H`) and names its suit; the watcher weighs the
+suit its views agree on (:func:`with_suit`) and marks a play whose index says another
+(:func:`suit_doubt`), as it does with the pips counted in the middle (``vision.read.pips``).
+
+Trained by ``trickcam train --suits`` (``vision/train/suits.py``) on the same rendered decks
+as the classifier, the same three designs held out; onnxruntime only, never torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from rules.cards import DECK_52
+from vision.detect.preprocess import WHITE_PERCENTILE, channel_percentile
+from vision.read.classify import ModelError
+
+SUITS = "SHDC"
+"""The model's classes, in its output order (the suit letters of ``rules.cards``)."""
+
+SUIT_W, SUIT_H = 64, 96
+"""The whole upright card is read at this size (pixels): an ace's middle sign, a court's
+suit sign and a 10's pips are still several pixels across."""
+
+SUIT_MODEL_PATH = Path(
+    os.environ.get("TRICKCAM_SUIT_MODEL")
+    or Path(__file__).resolve().parents[2] / "models" / "suits.onnx"
+)
+"""The shipped suit model (``TRICKCAM_SUIT_MODEL`` names another); its sidecar is the same
+path with ``.json``."""
+
+SUIT_SURE = 0.93
+"""A view's suit counts as evidence only when the model gives it at least this probability (a
+hand over the card, a blurred far card: no opinion)."""
+
+SUIT_AGAINST = 1e-4
+"""How much less likely a card is made whose suit is not the one the views agree on (its
+probability is multiplied by this, as :data:`vision.read.pips.PIPS_AGAINST`): it outweighs an
+index read at 0.9995 on a design the classifier never saw (bellot's ace of clubs read AS), and
+the model is sure of a wrong suit far more rarely (``bench/suits.py``: none of the held-out
+designs' 4,000 rendered views nor of 268 real rectified photographs). A play whose index says
+another suit is marked for a person all the same (:func:`suit_doubt`)."""
+
+
+_EPS = 1e-6
+
+
+class SuitModelError(ModelError):
+    """The suit model or its sidecar is missing or does not match this code."""
+
+
+def suit_input(cards: Sequence[np.ndarray]) -> np.ndarray:
+    """Upright BGR card images (any size) as the suit model's float32 NCHW batch: each shrunk
+    to ``SUIT_W x SUIT_H``, its channels divided by their ``WHITE_PERCENTILE`` percentile (the
+    paper made white), then standardised to mean 0 and std 1."""
+    batch = []
+    for card in cards:
+        c = np.asarray(card)
+        if c.ndim == 2:
+            c = cv2.cvtColor(c, cv2.COLOR_GRAY2BGR)
+        c = c[:, :, :3]
+        if c.shape[:2] != (SUIT_H, SUIT_W):
+            c = cv2.resize(c, (SUIT_W, SUIT_H), interpolation=cv2.INTER_AREA)
+        batch.append(c)
+    if not batch:
+        return np.zeros((0, 3, SUIT_H, SUIT_W), np.float32)
+    x = np.stack(batch).astype(np.float32)
+    x = x / np.maximum(channel_percentile(x, WHITE_PERCENTILE), 8.0)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / np.maximum(std, 0.02)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32)
+
+
+SUIT_PREPROCESSING: dict[str, object] = {
+    "input": [3, SUIT_H, SUIT_W],
+    "resize": "cv2.INTER_AREA from the upright warp",
+    "white_percentile": WHITE_PERCENTILE,
+    "standardise": "per image",
+    "classes": SUITS,
+}
+"""What the sidecar must record for :class:`SuitReader` to accept a model."""
+
+
+class SuitReader:
+    """``models/suits.onnx``: suit probabilities (N x 4 over :data:`SUITS`) of upright cards."""
+
+    def __init__(self, model_path: Path | str = SUIT_MODEL_PATH, threads: int = 1) -> None:
+        self.model_path = Path(model_path)
+        sidecar_path = self.model_path.with_suffix(".json")
+        if not self.model_path.is_file() or not sidecar_path.is_file():
+            raise SuitModelError(f"suit model or its sidecar not found: {self.model_path}")
+        try:
+            sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise SuitModelError(f"suit model sidecar {sidecar_path} unreadable: {exc}") from exc
+        prep = sidecar.get("preprocessing") if isinstance(sidecar, dict) else None
+        if json.loads(json.dumps(SUIT_PREPROCESSING)) != prep:
+            raise SuitModelError(
+                f"suit model sidecar {sidecar_path}: preprocessing {prep!r} differs from "
+                f"vision.read.suits ({SUIT_PREPROCESSING!r}); retrain or update the code"
+            )
+        self.sidecar = sidecar
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(
+                str(self.model_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise SuitModelError(f"suit model {self.model_path} cannot be loaded: {exc}") from exc
+        self.input_name = self.session.get_inputs()[0].name
+
+    def __call__(self, cards: Sequence[np.ndarray]) -> np.ndarray:
+        if len(cards) == 0:
+            return np.zeros((0, len(SUITS)), np.float32)
+        logits = np.asarray(
+            self.session.run(None, {self.input_name: suit_input(cards)})[0], np.float32
+        )
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+
+SUIT_LEAN = 0.75
+"""The views together (their normalised geometric mean) leaning this much to one suit is
+enough to doubt an index that says another, never to name the card: a far, blurred card's
+middle sign the model is not sure of (``bench/suits.py``; on the held-out designs' rendered
+views one view in 4,000 leans this much to a wrong suit)."""
+
+
+def sure_suits(probs: np.ndarray | Sequence[np.ndarray]) -> list[str]:
+    """The suit of each row the model is sure of (:data:`SUIT_SURE`), rows it is not left out."""
+    return [SUITS[int(np.argmax(p))] for p in probs if float(np.max(p)) >= SUIT_SURE]
+
+
+def consensus(suits: Sequence[str]) -> str | None:
+    """The suit the views agree on: one that more than two thirds of the sure views give (and
+    at least two of them), or None."""
+    if len(suits) < 2:
+        return None
+    common, votes = Counter(suits).most_common(1)[0]
+    return common if votes > 2 * (len(suits) - votes) else None
+
+
+_SUIT_LIKELIHOOD: dict[str, np.ndarray] = {
+    s: np.array([1.0 if c.suit.value == s else SUIT_AGAINST for c in DECK_52] + [1.0, 1.0])
+    for s in SUITS
+}
+"""Per suit, the factor :func:`with_suit` gives each label (52 cards, then back and none)."""
+
+
+def leaning(views: Sequence[np.ndarray]) -> str | None:
+    """The suit the views together lean to (:data:`SUIT_LEAN`), or None."""
+    if not len(views):
+        return None
+    log = np.mean([np.log(np.asarray(v, np.float64) + _EPS) for v in views], axis=0)
+    p = np.exp(log - log.max())
+    p /= p.sum()
+    return SUITS[int(np.argmax(p))] if float(np.max(p)) >= SUIT_LEAN else None
+
+
+def with_suit(probs: np.ndarray, views: Sequence[np.ndarray]) -> np.ndarray:
+    """``probs`` (over ``vision.detect.preprocess.LABELS``) with the suit the views (the suit
+    model's probabilities, one row per view) agree on as evidence: every card of another suit
+    made :data:`SUIT_AGAINST` times less likely, renormalised. Unchanged when the views do not
+    agree surely."""
+    s = consensus(sure_suits(views))
+    if s is None:
+        return probs
+    out = np.array(probs, np.float64, copy=True)
+    out *= _SUIT_LIKELIHOOD[s][: len(out)]
+    return out / max(float(out.sum()), 1e-12)
+
+
+def suit_doubt(index_card: str, views: Sequence[np.ndarray]) -> str:
+    """Why a card whose index reads ``index_card`` (e.g. ``"AC"``) is in doubt given the suit
+    model's look at its views (empty when it is not): they agree surely on another suit, or
+    together lean to one (:func:`leaning`)."""
+    sure = consensus(sure_suits(views))
+    s = sure or leaning(views)
+    if s is None or index_card.endswith(s):
+        return ""
+    name = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}[s]
+    shows = "shows" if sure else "looks more like"
+    return f"its index reads {index_card} but its face {shows} a {name}"
