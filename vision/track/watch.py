@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 import cv2
 import numpy as np
@@ -186,14 +186,14 @@ class Watcher:
         geometry: TableGeometry | None = None,
         times: TrackerTimes | None = None,
         detector: Callable[[np.ndarray], Finds] | None = None,
-        suit_reader: Reader | None | str = "shipped",
+        suit_reader: Reader | Literal["shipped"] | None = "shipped",
     ) -> None:
         from vision.detect.find import detect
 
         self.spec = spec
         self.reader = reader
         self.suit_reader: Reader | None = (
-            shipped_suit_reader() if suit_reader == "shipped" else suit_reader  # type: ignore[assignment]
+            shipped_suit_reader() if isinstance(suit_reader, str) else suit_reader
         )
         """The whole face's suit (``models/suits.onnx``, :mod:`vision.read.suits`): a second
         look at a card's suit that never reads its index; None: no such look."""
@@ -585,8 +585,8 @@ class Watcher:
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
-        disagrees with the pips counted in its middle (whichever the play's card is now: a
-        person settles it)."""
+        disagrees with the pips counted in its middle or with the suit its whole face shows
+        (whichever the play's card is now: a person settles it)."""
         for play in self.log.plays:
             if not play.views or not (play.pips or play.suits):
                 play.pips_note = play.suit_note = ""
@@ -657,7 +657,8 @@ class Watcher:
         views = list(self.reader(crops))
         # a blurred or half-covered look says little: the clear ones speak when there are any
         clear = [v for v in views if clear_look(v)]
-        # ... and a number card's pips, counted, speak past its index
+        # ... and a number card's pips, counted, and the suit its whole face shows speak past
+        # its index
         probs = self._evidence(combine(clear or views), crops, views)
         if face_probability(probs) < 0.5:
             probs = self._as_it_settled(tr, probs)
