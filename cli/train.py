@@ -82,6 +82,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
+def _has_torch() -> bool:
+    """Is torch installed? If not, say how to install it."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print(
+            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
+        )
+        return False
+    return True
+
+
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The config the options ask for; options the CLI does not offer keep their defaults."""
     d = TrainConfig()
@@ -106,12 +118,7 @@ def run_corners(args: argparse.Namespace) -> int:
     if steps < 1:
         print(f"trickcam train --corners: --steps {steps}: need at least 1", file=sys.stderr)
         return 2
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print(
-            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
-        )
+    if not _has_torch():
         return 2
     from vision.train.corners import train as train_corners
 
@@ -154,12 +161,7 @@ def run_suits(args: argparse.Namespace) -> int:
     if not config.out.endswith(".onnx"):
         print(f"trickcam train --suits: --out {config.out}: name an .onnx file", file=sys.stderr)
         return 2
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print(
-            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
-        )
+    if not _has_torch():
         return 2
     from vision.train.suits import train as train_suits
 
@@ -188,12 +190,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print(
-            "trickcam train: torch is not installed: pip install 'trickcam[train]'", file=sys.stderr
-        )
+    if not _has_torch():
         return 2
     from vision.train.trainer import MODEL_NAME, train, write_sidecar
 

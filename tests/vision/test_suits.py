@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tests.ci import need, need_module
+from tests.vision.test_pips import _decks, _worn
 from vision.detect.preprocess import LABELS
 from vision.read.decode import one_hot
 from vision.read.suits import (
@@ -34,30 +35,6 @@ from vision.read.suits import (
 ROOT = Path(__file__).resolve().parents[2]
 REALCARDS = ROOT / ".." / "shared" / "realcards"
 HELD_OUT = ("bellot", "plastic", "tigullio")
-
-
-def _decks(names: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
-    from vision.render.decks import list_decks, load_deck
-
-    decks = {d.name: d for d in list_decks()}
-    need(
-        all(n in decks for n in names),
-        f"the decks {names} (Debian's gnome-cards-data and librsvg2-bin; ./dev.sh test installs them)",
-    )
-    return {n: load_deck(decks[n]) for n in names}
-
-
-def _worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A rendered face as a camera gives a far card: small, soft, tinted and noisy, then
-    warped up to the upright size."""
-    face = face[:, :, :3]
-    h = int(rng.integers(70, 120))
-    small = cv2.resize(
-        face, (round(h * face.shape[1] / face.shape[0]), h), interpolation=cv2.INTER_AREA
-    )
-    small = cv2.GaussianBlur(small, (3, 3), 0.8)
-    tint = rng.uniform(0.6, 1.0, 3) * small.astype(np.float32) + rng.normal(0, 4, small.shape)
-    return cv2.resize(np.clip(tint, 0, 255).astype(np.uint8), (160, 240))
 
 
 @pytest.mark.parametrize("worn", [False, True])
