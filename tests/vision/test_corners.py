@@ -117,6 +117,19 @@ def test_corners_on_an_outlined_card_are_that_cards() -> None:
     assert unexplained(corners, np.zeros((0, 4, 2), np.float32)).tolist() == [0, 1, 2]
 
 
+def test_an_outline_far_bigger_than_the_corners_card_does_not_explain_it() -> None:
+    # a pale table (or a blob of cards) outlined as one "card" holds the index corners of the
+    # cards on it: they are not its own
+    a = _rect(100, 100, 80, 120)
+    b = _rect(300, 100, 80, 120)
+    corners = _corners_of([a, b], [(0, 0), (1, 0)])
+    table = _rect(40, 40, 400, 300)
+    assert unexplained(corners, np.stack([table])).tolist() == [0, 1]
+    # an outline a little bigger than the card (its edge band) is still that card's
+    band = _rect(94, 94, 92, 132)
+    assert unexplained(corners, np.stack([band])).tolist() == [1]
+
+
 @pytest.mark.parametrize("kind", ["spread", "column", "fan", "row"])
 def test_the_shipped_detector_finds_the_corners_of_unseen_designs(kind: str) -> None:
     """Layouts of held-out deck designs (never trained on): the detector finds most visible

@@ -108,12 +108,10 @@ def test_real_photo_is_read() -> None:
     assert len(named) >= 4
 
 
-@needs_model
-@pytest.mark.realcards
-def test_webcam_scenes_are_read_without_wrong_cards() -> None:
-    """mathsvlog scenes (rows, a grid, fans): full cards found, and no card named that the
-    photo does not hold, fanned (partial) cards included."""
-    folder = REALCARDS / "scenes" / "mathsvlog"
+def _read_scene_set(name: str) -> tuple[int, int]:
+    """Every photo of a real scene set through the real Recognizer: (full cards named, full
+    cards missed); fails on a card named that the photo does not hold, or named twice."""
+    folder = REALCARDS / "scenes" / name
     need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
     from vision.read.recognize import Recognizer
 
@@ -131,4 +129,23 @@ def test_webcam_scenes_are_read_without_wrong_cards() -> None:
         assert len(named) == len(set(named)), f"{r['file']}: a card named twice"
         found += len(full & set(named))
         missed += len(full - set(named))
+    return found, missed
+
+
+@needs_model
+@pytest.mark.realcards
+def test_webcam_scenes_are_read_without_wrong_cards() -> None:
+    """mathsvlog scenes (rows, a grid, fans): full cards found, and no card named that the
+    photo does not hold, fanned (partial) cards included."""
+    found, missed = _read_scene_set("mathsvlog")
     assert found / (found + missed) >= 0.95
+
+
+@needs_model
+@pytest.mark.realcards
+def test_cards_on_a_pale_table_are_read() -> None:
+    """jonasblanc: white cards on a pale birch table, which detection outlines as one big
+    card; the index corners found on it are still read as cards (before: 0.25 of the full
+    cards named; now about 0.76), and no card named wrongly."""
+    found, missed = _read_scene_set("jonasblanc")
+    assert found / (found + missed) >= 0.7, f"{found} of {found + missed} full cards"
