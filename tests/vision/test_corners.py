@@ -10,9 +10,13 @@ import pytest
 
 from tests.ci import need
 from vision.detect.corners import (
+    CLOSEUP_LONG_SIDE,
+    FINE_LONG_SIDE,
     INDEX_CENTRE,
+    INPUT_LONG_SIDE,
     MODEL_PATH,
     STRIDE,
+    CornerDetector,
     Corners,
     decode,
     pair_corners,
@@ -128,6 +132,20 @@ def test_an_outline_far_bigger_than_the_corners_card_does_not_explain_it() -> No
     # an outline a little bigger than the card (its edge band) is still that card's
     band = _rect(94, 94, 92, 132)
     assert unexplained(corners, np.stack([band])).tolist() == [1]
+
+
+def test_large_frames_are_searched_again_at_a_finer_scale() -> None:
+    passes = CornerDetector.passes
+    assert passes((720, 1280, 3), INPUT_LONG_SIDE, True, True) == [
+        INPUT_LONG_SIDE,
+        CLOSEUP_LONG_SIDE,
+        FINE_LONG_SIDE,
+    ]
+    assert passes((480, 640, 3), INPUT_LONG_SIDE, True, True) == [
+        INPUT_LONG_SIDE,
+        CLOSEUP_LONG_SIDE,
+    ]
+    assert passes((720, 1280, 3), INPUT_LONG_SIDE, False, False) == [INPUT_LONG_SIDE]
 
 
 @pytest.mark.parametrize("kind", ["spread", "column", "fan", "row"])

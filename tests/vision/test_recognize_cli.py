@@ -146,6 +146,7 @@ def test_webcam_scenes_are_read_without_wrong_cards() -> None:
 def test_cards_on_a_pale_table_are_read() -> None:
     """jonasblanc: white cards on a pale birch table, which detection outlines as one big
     card; the index corners found on it are still read as cards (before: 0.25 of the full
-    cards named; now about 0.76), and no card named wrongly."""
+    cards named; now 0.87, the corner detector's pass at 768 px finding the small blurred
+    ones), and no card named wrongly."""
     found, missed = _read_scene_set("jonasblanc")
-    assert found / (found + missed) >= 0.7, f"{found} of {found + missed} full cards"
+    assert found / (found + missed) >= 0.8, f"{found} of {found + missed} full cards"
