@@ -48,7 +48,9 @@ def _misread(why: str) -> pytest.MarkDecorator:
 CASES = [
     ("top", "clabber", 101, 10, 1),
     ("oblique", "klaberjass", 102, 10, 2),
-    pytest.param("light", "belote", 103, 10, 1, marks=_misread("plastic JC read JS (suit reader unsure, 0.52)")),
+    pytest.param(
+        "light", "belote", 103, 10, 1, marks=_misread("plastic JC read JS: suit reader unsure")
+    ),
     ("hands", "clag", 104, 10, 1),
     # its KS read KC from the index (0.75): the whole face's suit names it (vision/read/suits.py)
     ("full", "clabber", 105, 10, 1),
