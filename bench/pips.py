@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -71,6 +72,25 @@ def line(name: str, t: Counter[str]) -> str:
         f"{name:28s} counted {t['counted']:4d}/{t['numbers']:<4d} ({t['counted'] / numbers:6.1%})"
         f"  none {t['none']:4d}  wrong {t['wrong']:2d}  court {t['court']:2d}"
     )
+
+
+def real_singles(realcards: Path) -> Iterator[tuple[str, str, str, np.ndarray]]:
+    """(set, file, card code, upright image) of every rectified real single in
+    :data:`RECTIFIED`; a set not there, or a photo that does not load, is said and skipped."""
+    for source in RECTIFIED:
+        folder = realcards / "singles" / source
+        if not (folder / "labels.csv").is_file():
+            print(f"real {source}: {folder} not found (../shared/realcards), skipped")
+            continue
+        with (folder / "labels.csv").open(newline="") as f:
+            for row in csv.DictReader(f):
+                image = cv2.imread(str(folder / row["file"]))
+                if image is None:
+                    print(f"real {source}: cannot read {row['file']}")
+                    continue
+                if image.shape[1] > image.shape[0]:
+                    image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+                yield source, row["file"], row["cards"], image
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,25 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     for look, t in totals.items():
         print(line(f"all designs, {look}", t))
     real = Counter[str]()
-    for source in RECTIFIED:
-        folder = args.realcards / "singles" / source
-        if not (folder / "labels.csv").is_file():
-            print(f"real {source}: {folder} not found (../shared/realcards), skipped")
-            continue
-        tally = Counter[str]()
-        with (folder / "labels.csv").open(newline="") as f:
-            for row in csv.DictReader(f):
-                image = cv2.imread(str(folder / row["file"]))
-                if image is None:
-                    print(f"real {source}: cannot read {row['file']}")
-                    continue
-                if image.shape[1] > image.shape[0]:
-                    image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-                n = count_pips(image)
-                kind = score(tally, row["cards"], n)
-                score(real, row["cards"], n)
-                if kind in ("wrong", "court"):
-                    wrong.append(f"real {source} {row['file']} ({row['cards']}): counted {n}")
+    tallies: dict[str, Counter[str]] = {}
+    for source, name, card, image in real_singles(args.realcards):
+        tally = tallies.setdefault(source, Counter[str]())
+        n = count_pips(image)
+        kind = score(tally, card, n)
+        score(real, card, n)
+        if kind in ("wrong", "court"):
+            wrong.append(f"real {source} {name} ({card}): counted {n}")
+    for source, tally in tallies.items():
         print(line(f"real {source}", tally))
     if real:
         print(line("real, all", real))

@@ -23,7 +23,6 @@ time per face (one thread).
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 import time
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from pips import RECTIFIED, worn  # noqa: E402
+from pips import real_singles, worn  # noqa: E402
 
 from vision.detect.preprocess import LABELS  # noqa: E402
 from vision.read.classify import CardClassifier  # noqa: E402
@@ -137,27 +136,15 @@ def main(argv: list[str] | None = None) -> int:
         f"right on {against['index right suit']}, {against['doubted']} wrongly doubted"
     )
     real = Counter[str]()
-    for source in RECTIFIED:
-        folder = args.realcards / "singles" / source
-        if not (folder / "labels.csv").is_file():
-            print(f"real {source}: {folder} not found (../shared/realcards), skipped")
-            continue
-        t = Counter[str]()
-        with (folder / "labels.csv").open(newline="") as f:
-            for row in csv.DictReader(f):
-                image = cv2.imread(str(folder / row["file"]))
-                if image is None:
-                    print(f"real {source}: cannot read {row['file']}")
-                    continue
-                if image.shape[1] > image.shape[0]:
-                    image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-                p = reader([image])[0]
-                kind = tally(t, row["cards"], p)
-                tally(real, row["cards"], p)
-                if kind == "wrong":
-                    wrong.append(
-                        f"real {source} {row['file']} ({row['cards']}): {SUITS[int(np.argmax(p))]}"
-                    )
+    per_set: dict[str, Counter[str]] = {}
+    for source, name, card, image in real_singles(args.realcards):
+        t = per_set.setdefault(source, Counter[str]())
+        p = reader([image])[0]
+        kind = tally(t, card, p)
+        tally(real, card, p)
+        if kind == "wrong":
+            wrong.append(f"real {source} {name} ({card}): {SUITS[int(np.argmax(p))]}")
+    for source, t in per_set.items():
         print(line(f"real {source}", t))
     if real:
         print(line("real, all", real))

@@ -161,23 +161,14 @@ class CornerDetector:
     """``models/corners.onnx`` through onnxruntime (one thread by default)."""
 
     def __init__(self, model_path: Path | str = MODEL_PATH, threads: int = 1) -> None:
-        import onnxruntime as ort
+        from vision.onnx import cpu_session
 
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
             raise CornerModelError(f"corner model not found: {self.model_path}")
         sidecar = self.model_path.with_suffix(".json")
         self.sidecar = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(
-                str(self.model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise CornerModelError(f"corner model {self.model_path} does not load: {exc}") from exc
+        self.session = cpu_session(self.model_path, threads, CornerModelError, "corner model")
         self.input_name = self.session.get_inputs()[0].name
 
     @staticmethod

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from vision.detect.find import Detections
 from vision.detect.preprocess import (
@@ -36,6 +35,7 @@ from vision.detect.preprocess import (
     corner_crops,
     to_input,
 )
+from vision.onnx import cpu_session
 
 MODEL_PATH = Path(
     os.environ.get("TRICKCAM_MODEL")
@@ -167,17 +167,7 @@ class CardClassifier:
         self.model_path = Path(model_path)
         self.sidecar = load_sidecar(self.model_path)
         self.threshold = threshold
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(
-                str(self.model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise ModelError(f"card model {self.model_path} cannot be loaded: {exc}") from exc
+        self.session = cpu_session(self.model_path, threads, ModelError, "card model")
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         shape = list(inp.shape)

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from rules.cards import DECK_52
 from vision.detect.preprocess import WHITE_PERCENTILE, channel_percentile
+from vision.onnx import cpu_session
 from vision.read.classify import ModelError
 
 SUITS = "SHDC"
@@ -117,16 +117,7 @@ class SuitReader:
                 f"vision.read.suits ({SUIT_PREPROCESSING!r}); retrain or update the code"
             )
         self.sidecar = sidecar
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(
-                str(self.model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise SuitModelError(f"suit model {self.model_path} cannot be loaded: {exc}") from exc
+        self.session = cpu_session(self.model_path, threads, SuitModelError, "suit model")
         self.input_name = self.session.get_inputs()[0].name
 
     def __call__(self, cards: Sequence[np.ndarray]) -> np.ndarray:
