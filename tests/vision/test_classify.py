@@ -17,13 +17,15 @@ from hypothesis.extra.numpy import arrays
 
 from tests.ci import missing, need, needs
 from vision.detect.find import detect
-from vision.detect.preprocess import LABELS, PREPROCESSING
+from vision.detect.preprocess import LABELS, PREPROCESSING, corner_crop, to_input
 from vision.read.classify import (
     CONFIDENCE_THRESHOLD,
+    COVERED_FROM,
     MODEL_PATH,
     CardClassifier,
     ModelError,
     combine_corners,
+    covered_look,
     load_sidecar,
 )
 from vision.render.scene import card_quad, paste_card, table_texture
@@ -161,6 +163,48 @@ def test_reading_does_not_depend_on_which_end_is_up() -> None:
     a, b = clf.read_cards(cards), clf.read_cards(upside_down)
     assert a.best == b.best
     assert np.allclose(a.probs, b.probs, atol=1e-4)  # the two corners swap, the product does not
+
+
+def test_the_covered_look_whitens_only_the_strip_beside_the_index() -> None:
+    crop = np.random.default_rng(3).integers(0, 256, (72, 40, 3), np.uint8)
+    out = covered_look(crop)
+    x0 = round(40 * COVERED_FROM)
+    assert np.array_equal(out[:, :x0], crop[:, :x0])
+    paper = np.percentile(crop.reshape(-1, 3), 90, axis=0).astype(np.uint8)
+    assert (out[:, x0:] == paper).all()
+    assert not np.array_equal(crop[:, x0:], out[:, x0:])  # the input itself is left alone
+
+
+@needs_model
+def test_a_card_read_from_one_corner_keeps_the_surer_of_its_two_looks() -> None:
+    """A fanned card: the next card's edge and big pip lie right beside its index. Read from
+    that corner alone it is read as it is and with that strip whitened; the surer reading
+    counts, and whole cards are read as before (both corners)."""
+    deck = _rendered_deck()
+    clf = CardClassifier()
+    cards = []
+    codes = ("3D", "7H", "10C")
+    for code, neighbour in zip(codes, ("9S", "KC", "8H"), strict=True):
+        card = cv2.resize(deck[code][:, :, :3], (160, 240)).copy()
+        # the neighbour lies on it from 80 % of the index crop's width rightwards
+        over = cv2.resize(deck[neighbour][:, :, :3], (160, 240))
+        x0 = int(0.25 * 160 * 0.8)
+        card[:, x0:] = over[:, : 160 - x0]
+        cv2.line(card, (x0, 0), (x0, 239), (90, 90, 90), 1)
+        cards.append(card)
+    batch = np.stack(cards)
+    single = clf.read_cards(batch, one_corner=np.ones(3, bool))
+    whole = clf.read_cards(batch)
+    helped = 0
+    for i, card in enumerate(cards):
+        first = clf._run(to_input([corner_crop(card)]))[0]
+        again = clf._run(to_input([covered_look(corner_crop(card))]))[0]
+        expected = again if again.max() > first.max() else first
+        assert np.allclose(single.probs[i], expected, atol=1e-5)
+        assert single.best[i] == codes[i]
+        helped += bool(again.max() > first.max())
+    assert helped >= 1  # the neighbour's pip made the plain look less sure
+    assert not np.allclose(single.probs, whole.probs)
 
 
 @needs_model
