@@ -18,13 +18,15 @@ virtual outline's top-left index centre); otherwise wrong. Whole-card rows are s
 the classifier's threshold (an outline spanning two overlapping cards counts as wrong there
 even when its name is the other card's: an upper bound on whole-card misreadings).
 
-Measured (session 2026-12-02, tenth; ``--scenes 300 --seed 8``): 871 one-corner readings;
-from 0.80 483 named, 8 wrong (1.7 %); from 0.90 (shipped) 347 named, 4 wrong (1.2 %); from
-0.95 178, 1 wrong. The real photographs showed no wrong card down to 0.6 (bench/recognition.py,
-bidly F1 0.485 -> 0.735), but these designs (bellot's small suit signs, font cards with
-foreign courts) say that is the easy decks talking: the threshold stays at 0.9. Whole cards
-named: 532 right, 25 under another card (of those looked at, most a name the layout does not
-hold: the classifier's own misreadings of held-out designs, e.g. 10S read 10C at 1.0).
+Measured (session 2026-12-02, tenth; ``--scenes 300 --seed 8``): 877 one-corner readings;
+from 0.80 505 named, 9 wrong (1.8 %); from 0.90 (shipped) 378 named, 4 wrong (1.1 %); from
+0.95 205, 1 wrong. (Before the classifier's second, covered look at such corners,
+``vision.read.classify.COVERED_FROM``: 347 named from 0.9, 4 wrong.) The real photographs
+showed no wrong card down to 0.6 (bench/recognition.py, bidly F1 0.485 -> 0.735), but these
+designs (bellot's small suit signs, font cards with foreign courts) say that is the easy decks
+talking: the threshold stays at 0.9. Whole cards named: 532 right, 25 under another card (of
+those looked at, most a name the layout does not hold: the classifier's own misreadings of
+held-out designs, e.g. 10S read 10C at 1.0).
 """
 
 from __future__ import annotations
