@@ -272,3 +272,48 @@ def test_a_card_landing_where_the_last_trick_lay_before_it_was_seen_gathered_is_
     assert apart < 0.2 * np.sqrt(cv2.contourArea(np.asarray(first.quad, np.float32).reshape(4, 2)))
     assert watcher.log.record()["tricks"] == truth["record"]["tricks"]
     assert not [p for p in watcher.log.plays if p.missed]
+
+
+def _track_at(centre: tuple[float, float], look: np.ndarray, track_id: int) -> object:
+    from vision.track.motion import Track
+
+    cx, cy = centre
+    quad = np.array([[cx - 30, cy - 45], [cx + 30, cy - 45], [cx + 30, cy + 45], [cx - 30, cy + 45]], np.float32)  # fmt: skip
+    return Track(track_id, quad, 0.0, 0.0, crops=[look])
+
+
+def _face(colour: tuple[int, int, int], mark: tuple[int, int, int]) -> np.ndarray:
+    face = np.full((240, 160, 3), colour, np.uint8)
+    cv2.rectangle(face, (30, 50), (130, 190), mark, -1)
+    return face
+
+
+@pytest.mark.parametrize(
+    ("p_candidate", "at_its_place", "looks_alike", "taken_for_it"),
+    [
+        (0.85, False, False, False),  # a far card misread as the candidate, on the table
+        (0.99, False, False, True),  # surely the candidate, wherever it lies
+        (0.85, True, False, True),  # back where the candidate lay
+        (0.85, False, True, True),  # looking like the candidate did
+    ],
+)
+def test_a_card_misread_as_the_candidate_on_the_stock_is_not_swallowed_as_it(
+    p_candidate: float, at_its_place: bool, looks_alike: bool, taken_for_it: bool
+) -> None:
+    """Klaberjass: the candidate (7H) stays on the stock and is never a play. A card read as
+    7H is taken for the candidate back in view only when read surely, lying where the
+    candidate lay, or looking like it; a far JH read 7H at 0.85 on the table is a card of its
+    own (fresh seed 10070: it was swallowed and its play missed)."""
+    spec = games.klaberjass(dealer=0, upcard="7H", bidding=["accept"])
+    watcher = Watcher(spec, lambda crops: np.zeros((len(crops), len(CARD_LABELS)), np.float32), suit_reader=None)  # fmt: skip
+    candidate_look = _face((235, 235, 235), (40, 40, 200))
+    watcher.fixture_places[Card.parse("7H")] = np.array([600.0, 100.0])
+    watcher.fixture_looks[Card.parse("7H")] = _track_at((600, 100), candidate_look, 1)  # type: ignore[assignment]
+    look = candidate_look if looks_alike else _face((235, 235, 235), (200, 120, 30))
+    centre = (600.0, 100.0) if at_its_place else (300.0, 400.0)
+    probs = np.zeros(len(CARD_LABELS), np.float32)
+    probs[CARD_LABELS.index(Card.parse("7H"))] = p_candidate
+    probs[CARD_LABELS.index(Card.parse("JH"))] = 1 - p_candidate
+    events = watcher._seen_again(_track_at(centre, look, 2), probs, 5.0)  # type: ignore[arg-type]
+    swallowed = bool(events) and "face-up card of the deal" in events[0].text
+    assert swallowed == taken_for_it

@@ -149,6 +149,13 @@ seat that would otherwise be closed missed in its trick (:meth:`Watcher._doubtfu
 marked for a person to confirm."""
 
 
+FIXTURE_NAME_SURE = 0.95
+"""A card read as the face-up card of the deal that is in no hand (Klaberjass's candidate on
+the stock, Clag's turned trump card) is taken for it, wherever it lies, only when read at least
+this surely; less sure, it must lie where that card lay or look like it. A far bellot JH laid
+on the table read 7H at 0.85 (7H the candidate; fresh seed 10070, oblique and full Klaberjass)
+and was swallowed as the candidate back in view, its play missed."""
+
 VIEW_SIDE = 480
 """The side (pixels) of the play area seen from above, where a calibrated plane's cards are
 found and followed: a card about 85 px long, 2 % of the view, whatever its distance from the
@@ -775,9 +782,16 @@ class Watcher:
         # a face-up card taken up into a hand before a play since comes back only as a play
         # (Clabber's upcard, played by the dealer where it lay before him)
         played = card in self.taken_up and len(self.log.plays) > self.taken_up[card]
-        fixture_again = card in self.spec.elsewhere or (
-            not played and self._near(tr, self.fixture_places.get(card))
-        )
+        where = self._near(tr, self.fixture_places.get(card))
+        was = self.fixture_looks.get(card)
+        fixture_again = (
+            card in self.spec.elsewhere
+            and (
+                probs[best] >= FIXTURE_NAME_SURE
+                or where
+                or (was is not None and same_card(was.crops[0], tr.crops[0]))
+            )
+        ) or (not played and where)
         if probs[best] >= 0.5 and fixture_again:
             self.fixture_tracks.add(tr.id)
             self.fixture_cards[tr.id] = card
