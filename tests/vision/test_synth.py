@@ -132,6 +132,16 @@ def test_dataset_command_refuses_an_empty_dataset(capsys: pytest.CaptureFixture[
     assert "--scenes 0" in err and err.count("\n") == 1
 
 
+def test_dataset_command_refuses_a_covered_share_outside_0_to_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cli.dataset import main
+
+    assert main(["synth", "--covered", "1.5", "--out", "/nonexistent/never-written"]) == 2
+    err = capsys.readouterr().err
+    assert "--covered 1.5" in err and err.count("\n") == 1
+
+
 def test_train_command_names_the_missing_dataset(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -230,3 +240,36 @@ def test_crowded_font_cards_put_big_pips_beside_the_index() -> None:
     plain = [ink_at_crop_edge(font_card(rng, lab)) for lab in labels]
     assert sum(ink > 0.01 for ink in crowded) >= 4
     assert max(plain) == 0.0
+
+
+def test_a_card_laid_over_leaves_the_index_whole_and_covers_the_far_corner() -> None:
+    """``lay_over``: the top-left index (up to where its ink ends) keeps every pixel, the far
+    corner shows the other card, and a recipe with covered cards gives two top-left views."""
+    from vision.render.fontcards import font_card
+    from vision.render.synth import index_box, lay_over
+
+    rng = np.random.default_rng(3)
+    changed_far = 0
+    for i in range(40):
+        card = font_card(rng, LABELS[i % 52])
+        other = font_card(rng, LABELS[(i + 7) % 52], card.shape[0])
+        h, w = card.shape[:2]
+        right, bottom = index_box(card)
+        assert 0.05 < right < 0.45 and 0.1 < bottom < 0.36
+        laid, cover = lay_over(rng, card, other)
+        assert laid.shape == card.shape and laid.dtype == np.uint8
+        index = (slice(0, int(bottom * h)), slice(0, int(right * w)))
+        assert cover[index].max() < 0.01
+        # at most a shadow falls on the index: never lighter, its ink still darker than paper
+        assert (laid[index][..., :3].astype(int) <= card[index][..., :3].astype(int) + 1).all()
+        far = (slice(int(0.75 * h), h), slice(int(0.8 * w), w))
+        changed_far += cover[far].mean() > 0.9
+    assert changed_far >= 30
+
+    decks = _fake_decks()
+    recipe = SynthRecipe(p_none=0.0, p_back=0.0, p_covered=1.0)
+    crops, label, _ = make_sample(2, 0, decks, recipe)
+    again = make_sample(2, 0, decks, recipe)
+    assert len(crops) == 2 and all(c.shape == (INPUT_H, INPUT_W, 3) for c in crops)
+    assert all(np.array_equal(x, y) for x, y in zip(crops, again[0], strict=True))
+    assert not np.array_equal(crops[0], crops[1])  # two views, not one crop twice

@@ -23,7 +23,14 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.detect.preprocess import CARD_H, CARD_W, LABELS, corner_crops, warp_quad
+from vision.detect.preprocess import (
+    CARD_H,
+    CARD_W,
+    LABELS,
+    corner_crops,
+    order_quad,
+    warp_quad,
+)
 from vision.render import textures
 from vision.render.decks import Deck, list_decks, load_deck
 from vision.render.fontcards import font_card
@@ -63,6 +70,12 @@ class SynthRecipe:
     """Of the font cards, the share whose middle reaches the index (big pips beside the rank, a
     court's big suit sign at its shoulder, sometimes a tiny suit sign under the rank:
     ``fontcards.font_card``'s ``crowded``); 0 in older recipes."""
+    p_covered: float = 0.0
+    """Of the cards, the share with another card of the same deck laid over them, leaving the
+    top-left index free (:func:`lay_over`: a fan's or a trick's next card beside the index, a
+    solitaire column's next card below it); both crops of such a scene are index crops of two
+    views (:func:`index_view`). 0 in the shipped recipe (at 0 it draws nothing); 0.25 was
+    tried (models/README.md: better on the real scenes, worse on the watcher's test hands)."""
     notes: list[str] = field(
         default_factory=lambda: [
             "perspective + any rotation; outline perturbed (corners, shift, rotation, scale)",
@@ -199,6 +212,82 @@ def _occlude_centre(rng: Rng, img: np.ndarray, quad: np.ndarray) -> None:
     )
 
 
+def _first_run(ink: np.ndarray, start: int, gap: int) -> int | None:
+    """The end (exclusive) of the first run of True from ``start`` on, gaps up to ``gap``."""
+    hits = np.flatnonzero(ink[start:]) + start
+    if not len(hits):
+        return None
+    end = int(hits[0])
+    for c in hits[1:]:
+        if c - end > gap:
+            break
+        end = int(c)
+    return end + 1
+
+
+def index_box(card: np.ndarray) -> tuple[float, float]:
+    """Where the top-left index ends, as shares of the card's width and height: the first run
+    of ink columns in the index band (gaps under 2 % of the width bridged), then the first run
+    of ink rows under it (gaps under 4 % of the height: between the rank and the suit sign)."""
+    h, w = card.shape[:2]
+    paper = np.percentile(card[:, :, :3].reshape(-1, 3), 90, axis=0)
+    top = int(0.02 * h)
+    band = card[top : int(0.35 * h), : int(0.5 * w), :3].astype(np.int16)
+    ink = np.abs(band - paper).max(axis=2) > 70
+    left = int(0.025 * w)
+    right = _first_run(ink.any(axis=0), left, max(2, int(0.02 * w)))
+    if right is None:
+        return 0.2, 0.25
+    bottom = _first_run(ink[:, left:right].any(axis=1), 0, max(2, int(0.04 * h)))
+    return right / w, (top + (bottom or int(0.23 * h))) / h
+
+
+def lay_over(rng: Rng, card: np.ndarray, neighbour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``card`` (BGRA) with ``neighbour`` lying on it, clipped to the card's box: in a fan or a
+    row beside the index (70 %, its edge up to 10 degrees off, 1-8 % of the width right of
+    where the index ends) or in a column below it (its top edge 1-15 % of the height under the
+    index), with a soft shadow along its edge. The top-left index stays whole (a shadow may fall on it).
+
+    Returns the card (BGRA) and where the neighbour lies on it (H x W floats 0-1)."""
+    h, w = card.shape[:2]
+    nb = cv2.resize(neighbour, (w, h), interpolation=cv2.INTER_AREA)
+    right, bottom = index_box(card)
+    # never less than most decks' indices take (a thin or pale glyph may end a run early)
+    right, bottom = max(right, 0.13), max(bottom, 0.22)
+    if rng.random() < 0.7:
+        angle = float(rng.uniform(-10, 10))
+        x0, y0 = (right + rng.uniform(0.01, 0.08)) * w, rng.uniform(-0.08, 0.1) * h
+    else:
+        angle = float(rng.uniform(-5, 5))
+        x0, y0 = rng.uniform(-0.05, 0.08) * w, (bottom + rng.uniform(0.01, 0.15)) * h
+    m = cv2.getRotationMatrix2D((0.0, 0.0), -angle, 1.0)
+    m[:, 2] += (x0, y0)
+    # turned, its edge may lean over the index: move it clear (the index box plus 1 px)
+    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1]], np.float64) @ m.T
+    (tlx, tly), (trx, try_), (blx, bly) = corners
+    ix, iy = right * w + 1, bottom * h + 1
+    if y0 < iy:  # beside the index: the left edge, from the top-left towards the bottom-left
+        rows = np.linspace(max(0.0, min(tly, bly)), iy, 8)
+        xs = tlx + (rows - tly) * (blx - tlx) / (bly - tly)
+        m[0, 2] += max(0.0, ix - float(xs.min()))
+    else:  # below it: the top edge, from the top-left towards the top-right
+        cols = np.linspace(max(0.0, tlx), ix, 8)
+        ys = tly + (cols - tlx) * (try_ - tly) / (trx - tlx)
+        m[1, 2] += max(0.0, iy - float(ys.min()))
+    laid = cv2.warpAffine(nb, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+    a = laid[:, :, 3:4].astype(np.float32) / 255.0
+    out = card.astype(np.float32)
+    if rng.random() < 0.7:
+        soft = float(rng.uniform(0.004, 0.02) * w)
+        shadow = cv2.GaussianBlur(a[:, :, 0], (0, 0), soft)[..., None]
+        shift = np.float32([[1, 0, -rng.uniform(0.5, 2.5) * soft], [0, 1, 0]])
+        shadow = cv2.warpAffine(shadow, shift, (w, h))[..., None]
+        out[:, :, :3] *= 1 - rng.uniform(0.15, 0.45) * shadow * (1 - a)
+    out[:, :, :3] = laid[:, :, :3] * a + out[:, :, :3] * (1 - a)
+    out[:, :, 3:4] = np.maximum(out[:, :, 3:4], laid[:, :, 3:4])
+    return np.clip(out, 0, 255).astype(np.uint8), a[:, :, 0]
+
+
 def scene_sample(
     rng: Rng, card_bgra: np.ndarray | None, label: int, recipe: SynthRecipe
 ) -> list[np.ndarray]:
@@ -211,6 +300,23 @@ def seen_warp(
 ) -> np.ndarray:
     """Render one scene around ``card_bgra`` (None: not a card) and return the card as the
     pipeline sees it: warped upright (``warp_quad``) from the outline a detector would report."""
+    return _seen(rng, card_bgra, label, recipe)[0]
+
+
+def index_view(rng: Rng, card_bgra: np.ndarray, label: int, recipe: SynthRecipe) -> np.ndarray:
+    """The corner crop of ``card_bgra``'s top-left index as the pipeline sees it, whichever
+    way up the outline warps (a card read from its index corner alone is warped with that
+    corner at the top-left; its other corner may lie under another card)."""
+    warp, seen = _seen(rng, card_bgra, label, recipe)
+    first = order_quad(seen)[0]
+    flipped = np.linalg.norm(first - seen[2]) < np.linalg.norm(first - seen[0])
+    return corner_crops(warp)[1 if flipped else 0]
+
+
+def _seen(
+    rng: Rng, card_bgra: np.ndarray | None, label: int, recipe: SynthRecipe
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`seen_warp`, and the outline it was warped from (the card's top-left first)."""
     if card_bgra is None:
         card_bgra = _not_a_card_patch(rng)
     h, w = card_bgra.shape[:2]
@@ -230,7 +336,7 @@ def seen_warp(
     card_px = float(np.sqrt(cv2.contourArea(quad) * h / w))
     photo = _camera(rng, _light(rng, scene, recipe), recipe, card_px)
     seen = _perturb_quad(rng, quad, recipe)
-    return warp_quad(photo, seen)
+    return warp_quad(photo, seen), seen
 
 
 def _not_a_card_patch(rng: Rng) -> np.ndarray:
@@ -278,12 +384,23 @@ def make_sample(
             card = decks[deck_no]["back"]
     else:
         label = int(rng.integers(52))
-        if recipe.p_fontcard and rng.random() < recipe.p_fontcard:
+        font = bool(recipe.p_fontcard) and rng.random() < recipe.p_fontcard
+        if font:
             crowded = bool(recipe.p_crowded) and rng.random() < recipe.p_crowded
             card = font_card(rng, LABELS[label], p_foreign=recipe.p_foreign_index, crowded=crowded)
-            deck_no = -1
         else:
             card = decks[deck_no][LABELS[label]]
+        if recipe.p_covered and rng.random() < recipe.p_covered:
+            other = LABELS[(label + int(rng.integers(1, 52))) % 52]
+            if font:
+                nb = font_card(rng, other, card.shape[0], recipe.p_foreign_index)
+            else:
+                nb = decks[deck_no][other]
+            card = lay_over(rng, card, nb)[0]
+            views = [index_view(rng, card, label, recipe) for _ in range(2)]
+            return views, label, -1 if font else deck_no
+        if font:
+            deck_no = -1
     return scene_sample(rng, card, label, recipe), label, deck_no
 
 
@@ -377,7 +494,7 @@ def write_dataset(
         ("heldout", held_decks, heldout_count, seed + 1_000_003),
     ):
         # held-out scenes show only the unseen deck designs, never procedural font cards
-        used = recipe if name == "train" else replace(recipe, p_fontcard=0.0)
+        used = recipe if name == "train" else replace(recipe, p_fontcard=0.0, p_covered=0.0)
         data = generate(decks, count, sub_seed, used, progress, desc=name, workers=workers)
         np.savez(out_dir / f"{name}.npz", **data)
     meta: dict[str, object] = {
