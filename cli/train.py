@@ -64,6 +64,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(`trickcam dataset corners`, e.g. datasets/generated/corners; tried and not shipped, "
         "see models/README.md); default none",
     )
+    p.add_argument(
+        "--extra",
+        default=d.extra,
+        metavar="DIR",
+        help="also train on DIR/train.npz, another synth folder (e.g. covered cards only: "
+        "trickcam dataset synth --covered 1 --heldout-scenes 0 --out DIR); default none",
+    )
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation after export")
     p.add_argument(
         "--corners",
@@ -180,6 +187,13 @@ def run(args: argparse.Namespace) -> int:
     if not (data / "train.npz").exists():
         print(
             f"trickcam train: {data}/train.npz not found: run `trickcam dataset synth --out {data}` first",
+            file=sys.stderr,
+        )
+        return 2
+    if config.extra and not (Path(config.extra) / "train.npz").exists():
+        print(
+            f"trickcam train: --extra {config.extra}: {config.extra}/train.npz not found: run "
+            f"`trickcam dataset synth --covered 1 --heldout-scenes 0 --out {config.extra}` first",
             file=sys.stderr,
         )
         return 2

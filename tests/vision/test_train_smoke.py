@@ -135,3 +135,35 @@ def test_shipped_model_reads_clean_renders_of_unseen_deck_designs() -> None:
         correct += sum(LABELS[p] == t for p, t in zip(pred, labels, strict=True))
         total += len(labels)
     assert correct / total >= 0.9, f"{correct}/{total}"
+
+
+def test_extra_crops_join_the_training_crops_not_the_validation(
+    tiny_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--extra DIR``: DIR/train.npz is added to what is trained on (here the same crops
+    again: twice the training crops, the same validation); a missing one is a clear error."""
+    from cli.train import main
+    from vision.train.trainer import TrainConfig, train
+
+    logs: list[str] = []
+    base = TrainConfig(data=str(tiny_data), out=str(tmp_path), epochs=1, batch_size=64, width=8)
+    train(base, progress=False, log=logs.append)
+    more: list[str] = []
+    config = TrainConfig(**{**base.__dict__, "extra": str(tiny_data)})
+    sidecar = train(config, progress=False, log=more.append).sidecar
+    assert f"--extra {tiny_data}" in sidecar["training"]["command"]
+
+    def crops(lines: list[str]) -> tuple[int, int]:
+        line = next(m for m in lines if "training crops" in m)
+        words = line.replace(";", "").split()
+        return int(words[words.index("training") - 1]), int(words[words.index("val") - 1])
+
+    (n_base, val_base), (n_more, val_more) = crops(logs), crops(more)
+    assert n_more == n_base + 320 and val_more == val_base  # 160 scenes, two crops each
+    assert any("320 more crops" in m for m in more)
+
+    missing = tmp_path / "none"
+    argv = ["--data", str(tiny_data), "--extra", str(missing), "--out", str(tmp_path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"--extra {missing}" in err and err.count("\n") == 1

@@ -51,6 +51,10 @@ class TrainConfig:
     training crops (tried, not shipped: models/README.md). Empty: none, the shipped recipe.
     ``crops_val`` (held-out designs) is measured when present, here or where
     ``trickcam dataset corners`` writes by default."""
+    extra: str = ""
+    """Another synth folder whose ``train.npz`` crops join the training crops (never the
+    validation), e.g. scenes of covered cards only (``trickcam dataset synth --covered 1``).
+    Empty: none, the shipped recipe."""
 
 
 def command_line(config: TrainConfig) -> str:
@@ -184,6 +188,10 @@ def train(config: TrainConfig, progress: bool = True, log: Any = print) -> Train
             xl, yl = xl[: config.limit], yl[: config.limit]
         x_tr, y_tr = np.concatenate([x_tr, xl]), np.concatenate([y_tr, yl])
         log(f"{len(xl)} layout corner crops from {layout_file}")
+    if config.extra:
+        xe, ye = load_split(Path(config.extra), "train", config.limit)
+        x_tr, y_tr = np.concatenate([x_tr, xe]), np.concatenate([y_tr, ye])
+        log(f"{len(xe)} more crops from {config.extra}/train.npz")
 
     model = build_model(config.width)
     log(f"model: {count_params(model)} parameters; {len(x_tr)} training crops, {len(x_val)} val")
