@@ -273,3 +273,20 @@ def test_a_card_laid_over_leaves_the_index_whole_and_covers_the_far_corner() -> 
     assert len(crops) == 2 and all(c.shape == (INPUT_H, INPUT_W, 3) for c in crops)
     assert all(np.array_equal(x, y) for x, y in zip(crops, again[0], strict=True))
     assert not np.array_equal(crops[0], crops[1])  # two views, not one crop twice
+
+
+def test_a_covered_view_is_the_index_corner_whichever_way_up_the_outline_warps() -> None:
+    """``index_view``: the perturbed outline warps the card either way up; the crop given is
+    always the one holding its top-left index (here red), never the far corner (blue), which
+    lies under the covering card (a first try gave the far corner half the time)."""
+    from vision.render.synth import index_view
+
+    card = np.full((320, 220, 4), 255, np.uint8)
+    card[8:80, 8:50, :3] = (0, 0, 230)  # the index: red (BGR)
+    card[240:312, 170:212, :3] = (230, 0, 0)  # the far corner: blue
+    recipe = SynthRecipe(p_glare=0.0, p_contrast=0.0, p_saturation=0.0)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        crop = index_view(rng, card, 0, recipe).astype(np.int32)
+        redness = (crop[..., 2] - crop[..., 0]).mean()
+        assert redness > 10, redness
