@@ -11,8 +11,10 @@ over the middle) only costs the second look. Per deck and per source it prints:
 
   counted  number cards (2-10) counted right, of all number cards
   none     number cards given no opinion
-  wrong    number cards counted as another rank (the figure that must stay 0)
-  court    court cards and aces counted at all (must stay 0)
+  wrong    number cards counted as another rank, or aces counted other than one (the figure
+           that must stay 0)
+  court    court cards counted at all (must stay 0)
+  aces     aces counted (as one: only an ace drawn with a sign the size of a pip), of all aces
 
 "worn" faces are each card shrunk to 70-120 px long, blurred, tinted and noised, then warped up
 to the classifier's upright size (what a far card on a video gives). The real sets are the
@@ -38,7 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rules.cards import Card  # noqa: E402
+from rules.cards import Card, Rank  # noqa: E402
 from vision.read.pips import NUMBER_PIPS, count_pips  # noqa: E402
 from vision.render.decks import DeckError, list_decks, load_deck  # noqa: E402
 
@@ -56,8 +58,11 @@ def worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def score(tally: Counter[str], code: str, n: int | None) -> str:
-    own = NUMBER_PIPS.get(Card.parse(code).rank)
-    if own is None:
+    rank = Card.parse(code).rank
+    own = NUMBER_PIPS.get(rank)
+    if rank is Rank.ACE:  # counted only when its sign is pip-sized, then as one
+        kind = "ace_none" if n is None else ("ace" if n == 1 else "wrong")
+    elif own is None:
         kind = "court" if n is not None else "court_none"
     else:
         kind = "none" if n is None else ("counted" if n == own else "wrong")
@@ -71,6 +76,7 @@ def line(name: str, t: Counter[str]) -> str:
     return (
         f"{name:28s} counted {t['counted']:4d}/{t['numbers']:<4d} ({t['counted'] / numbers:6.1%})"
         f"  none {t['none']:4d}  wrong {t['wrong']:2d}  court {t['court']:2d}"
+        f"  aces {t['ace']:3d}/{t['ace'] + t['ace_none']:<3d}"
     )
 
 

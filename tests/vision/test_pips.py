@@ -13,7 +13,7 @@ import pytest
 from rules.cards import Card
 from tests.ci import need
 from vision.detect.preprocess import LABELS
-from vision.read.pips import NUMBER_PIPS, consensus, count_pips, pips_doubt, with_pips
+from vision.read.pips import PIP_COUNTS, consensus, count_pips, pips_doubt, with_pips
 
 REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
 
@@ -30,7 +30,9 @@ def _decks(names: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
 
 
 def _rank_pips(code: str) -> int | None:
-    return NUMBER_PIPS.get(Card.parse(code).rank)
+    """What the middle shows: a number card's pips, an ace's one sign (counted only when the
+    size of a pip), a court card nothing to count."""
+    return PIP_COUNTS.get(Card.parse(code).rank)
 
 
 def _worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -50,10 +52,12 @@ def _worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_number_cards_are_counted_right_or_not_at_all_and_courts_never(worn: bool) -> None:
     """Every number card of the three held-out designs and two trained ones, clean and worn: the
     count is the card's rank or no opinion (never another rank); most are counted; a court
-    card or an ace never gets a count."""
+    card never gets a count, an ace only one (tigullio's small signs are counted, plastic's
+    big ones are not)."""
     rng = np.random.default_rng(7)
     decks = _decks(("bellot", "plastic", "tigullio", "paris", "anglo_poker"))
     counted = numbers = 0
+    aces: dict[str, int] = {}
     for name, faces in decks.items():
         for code, face in faces.items():
             if code == "back":
@@ -64,9 +68,13 @@ def test_number_cards_are_counted_right_or_not_at_all_and_courts_never(worn: boo
                 assert n is None, (name, code, n)
             else:
                 assert n in (None, own), (name, code, n)
+                if own == 1:
+                    aces[name] = aces.get(name, 0) + (n == 1)
+                    continue
                 numbers += 1
                 counted += n == own
     assert counted >= 0.7 * numbers, (counted, numbers)
+    assert aces["tigullio"] == 4 and aces["plastic"] == 0, aces
 
 
 def test_a_hand_over_the_card_glare_or_a_ringed_sign_is_no_opinion() -> None:
@@ -112,6 +120,35 @@ def test_counts_agreed_on_outweigh_a_sure_index_and_others_change_nothing() -> N
     half = np.full(len(LABELS), 1e-6)
     half[LABELS.index("none")], half[LABELS.index("10H")], half[LABELS.index("7H")] = 0.5, 0.3, 0.2
     assert with_pips(half / half.sum(), [10])[LABELS.index("10H")] > 0.99
+
+
+def test_one_small_sign_at_the_middle_is_an_ace_among_cards_only() -> None:
+    """Development seed 10111 light Clag: tigullio's AS (a sign the size of a pip) read 2S at
+    0.55 in a washed-out light. One pip alone at the middle counts one and makes the aces the
+    likely cards; it never makes a back or 'no card' less likely (a lone blob in the middle
+    of anything counts one); a lone pip off the middle is no opinion; an index reading 2S
+    over one pip is in doubt."""
+    ace = cv2.resize(_decks(("tigullio",))["tigullio"]["AS"][:, :, :3], (160, 240))
+    assert count_pips(ace) == 1
+    blank = np.full((240, 160, 3), 235, np.uint8)
+    off = blank.copy()
+    cv2.circle(off, (80, 70), 9, (40, 40, 40), -1)  # one pip of a 3 a hand left uncovered
+    assert count_pips(off) is None
+    probs = np.full(len(LABELS), 1e-6)
+    probs[LABELS.index("2S")], probs[LABELS.index("3S")], probs[LABELS.index("AS")] = (
+        0.55,
+        0.14,
+        0.1,
+    )
+    probs[LABELS.index("back")] = 0.2
+    probs /= probs.sum()
+    one = with_pips(probs, [1, 1])
+    assert LABELS[int(np.argmax(one[:52]))] == "AS"
+    assert one[LABELS.index("back")] / one[LABELS.index("AS")] == pytest.approx(
+        probs[LABELS.index("back")] / probs[LABELS.index("AS")]
+    )
+    assert pips_doubt(Card.parse("2S"), [1, 1]) == "its index reads 2S but its middle shows 1 pip"
+    assert pips_doubt(Card.parse("AS"), [1, 1]) == ""
 
 
 def _eight(bridges: bool = False, signs: bool = False) -> np.ndarray:
@@ -184,7 +221,7 @@ def test_real_rectified_cards_are_never_counted_wrong(source: str) -> None:
             image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
         n, own = count_pips(image), _rank_pips(r["cards"])
         assert n in (None, own), (r["file"], n)
-        if own is not None:
+        if own is not None and own > 1:
             numbers += 1
             counted += n == own
     assert counted >= 0.9 * numbers, (counted, numbers)

@@ -59,3 +59,24 @@ def test_a_card_is_never_given_to_a_seat_that_played_unless_it_closes_the_trick(
         assert dist[p.seat] - dist.min() <= max(SEAT_TIE_DEGREES, SEAT_NEAR_DEGREES)
     else:
         assert p.seat == int(np.argmin(dist)) and p.note
+
+
+def test_cards_come_to_rest_together_take_the_next_seats_in_turn() -> None:
+    """Two cards come to rest in one look, both nearest seat 3 (seat 2's card lying far to
+    its right: development seed 10111 light Belote): seat 2 to move takes the one nearer it,
+    seat 3 the other; cards whose nearest seats differ, a card of the trick back in view, or a
+    card plainly another seat's change nothing."""
+    from vision.track.seating import together
+
+    # seat 1 has led; seat 2's card at 325 degrees (20 nearer seat 3 at 0 than seat 2 at 270)
+    assert together([at(325), at(5)], {1}, 2) == [2, 3]
+    assert together([at(5), at(325)], {1}, 2) == [3, 2]
+    assert together([at(270), at(0)], {1}, 2) == [None, None]  # nearest seats differ
+    # seat 1's card pushed (nearest a seat that has played) takes no part
+    assert together([at(325), at(5), at(180)], {1}, 2) == [2, 3, None]
+    # both plainly on seat 3's side: seat 2 lies over SEAT_NEAR_DEGREES further for either
+    assert 80 - 10 > SEAT_NEAR_DEGREES
+    assert together([at(350), at(10)], {1}, 2) == [None, None]
+    # more cards than seats still to play
+    assert together([at(300), at(310), at(320), at(330)], {1}, 2) == [None] * 4
+    assert together([], set(), 0) == []

@@ -10,8 +10,8 @@ the index, one of the two is wrong and a person should look.
 The count is an opinion only when the middle plainly shows pips: ink blobs of one size, apart
 from each other, none so big it could be two pips run together, nothing else pip-sized reaching
 out of the counted area (but a pip run into its index beside it, which must mirror a pip clear
-of the margin), laid out in point-symmetric pairs (but a 7's extra pip on the middle line). A
-court card, an ace's big pip, a card under a hand or in a shadow, a blurred far card gives no
+of the margin), laid out in point-symmetric pairs (but a 7's extra pip on the middle line), or one pip
+alone at the very middle (an ace drawn with a small sign). A court card, an ace's big pip, a card under a hand or in a shadow, a blurred far card gives no
 opinion (None): counting never names a card; the watcher weighs a count its views agree on
 (:func:`with_pips`) and marks a play whose index says otherwise (:func:`pips_doubt`).
 
@@ -92,8 +92,8 @@ def ink_mask(card: np.ndarray) -> np.ndarray:
 
 def count_pips(card: np.ndarray) -> int | None:
     """The number of pips in the middle of an upright card image (any size, BGR; counted at
-    ``COUNT_W x COUNT_H``), or None when the middle does not plainly show 2 to 10 pips (see
-    the module docstring)."""
+    ``COUNT_W x COUNT_H``), or None when the middle does not plainly show 1 to 10 pips (a
+    lone one at the very middle: an ace's small sign; see the module docstring)."""
     if card.ndim != 3 or card.shape[0] < 8 or card.shape[1] < 8:
         return None
     if card.shape[:2] != (COUNT_H, COUNT_W):
@@ -135,8 +135,16 @@ def count_pips(card: np.ndarray) -> int | None:
     if (np.abs(sizes[pips] - median) > SAME_SIZE * median).any():
         return None
     count = int(pips.sum())
-    if not 2 <= count <= 10:
+    if not 1 <= count <= 10:
         return None
+    if count == 1:
+        # one sign the size of a pip, alone at the very middle: an ace drawn with a small
+        # sign (tigullio's AS, development seed 10111 light Clag, read 2S); a big one gives
+        # no opinion (above), nor does a sign anywhere else (a pip a hand left uncovered)
+        mid = centroids[pips][0] / np.array([w, h], np.float64)
+        if (np.abs(mid - 0.5) > PAIR_TOLERANCE).any():
+            return None
+        return 1
     # pips lie apart: one inside another's box is a sign drawn in a ring (bellot's ace of
     # clubs), not two pips
     bx0, by0, bx1, by1 = x0[pips], y0[pips], x1[pips], y1[pips]
@@ -166,7 +174,10 @@ def count_pips(card: np.ndarray) -> int | None:
 
 
 NUMBER_PIPS: dict[Rank, int] = {r: int(r.value) for r in Rank if r.value.isdigit()}
-"""How many pips each number rank shows in its middle (an ace's one big pip is not counted)."""
+"""How many pips each number rank shows in its middle."""
+
+PIP_COUNTS: dict[Rank, int] = {**NUMBER_PIPS, Rank.ACE: 1}
+"""... and an ace, whose one sign is counted when it is the size of a pip (a big one is not)."""
 
 PIPS_AGAINST = 1e-4
 """How much less likely a card is made whose pips are not the count the views agree on (its
@@ -189,8 +200,10 @@ def with_pips(probs: np.ndarray, counts: Sequence[int]) -> np.ndarray:
     """``probs`` (over ``vision.detect.preprocess.LABELS``: 52 cards, back, none) with the
     counts agreed on as evidence: every label but the cards with that many pips (a court
     card, an ace, another rank, and a back or no card at all: pips counted are a number
-    card's face) made :data:`PIPS_AGAINST` times less likely, renormalised. Unchanged when
-    the views do not agree on a count."""
+    card's face) made :data:`PIPS_AGAINST` times less likely, renormalised. A count of one
+    (an ace's small sign) speaks only among the cards: a back or no card keeps its
+    likelihood (a lone blob in the middle of anything counts one). Unchanged when the views
+    do not agree on a count."""
     n = consensus(counts)
     if n is None:
         return probs
@@ -201,10 +214,10 @@ def with_pips(probs: np.ndarray, counts: Sequence[int]) -> np.ndarray:
 
 _PIPS_LIKELIHOOD: dict[int, np.ndarray] = {
     n: np.array(
-        [1.0 if NUMBER_PIPS.get(c.rank) == n else PIPS_AGAINST for c in DECK_52]
-        + [PIPS_AGAINST] * 2
+        [1.0 if PIP_COUNTS.get(c.rank) == n else PIPS_AGAINST for c in DECK_52]
+        + [1.0 if n == 1 else PIPS_AGAINST] * 2
     )
-    for n in range(2, 11)
+    for n in range(1, 11)
 }
 """Per count, the factor :func:`with_pips` gives each label (52 cards, then back and none)."""
 
@@ -214,7 +227,7 @@ def pips_doubt(index_card: Card, counts: Sequence[int]) -> str:
     views (empty when it is not): the views agree on a count that is not the card's. A
     court card or an ace read where the middle plainly shows pips is in doubt too."""
     n = consensus(counts)
-    own = NUMBER_PIPS.get(index_card.rank)
+    own = PIP_COUNTS.get(index_card.rank)
     if n is None or n == own:
         return ""
-    return f"its index reads {index_card} but its middle shows {n} pips"
+    return f"its index reads {index_card} but its middle shows {n} pip{'s' if n > 1 else ''}"

@@ -55,7 +55,13 @@ from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
 from vision.track.motion import MAX_VIEWS
 from vision.track.plane import PlaneView, warp_ordered
-from vision.track.seating import SEAT_NEAR_DEGREES, SEAT_TIE_DEGREES, Placement, place
+from vision.track.seating import (
+    SEAT_NEAR_DEGREES,
+    SEAT_TIE_DEGREES,
+    Placement,
+    place,
+    together,
+)
 from vision.track.table import (
     CardTracker,
     MotionGate,
@@ -213,6 +219,9 @@ class Watcher:
         """The table's play area seen from above (a calibrated plane): where cards are
         found and followed; None: the frame itself (an overhead camera)."""
         self.seats = self.geometry
+        self.seat_hints: dict[int, int] = {}
+        """Track id -> the seat it was given with the cards come to rest with it
+        (:meth:`_seats_together`), until it is placed."""
         """Seats in the coordinates cards are followed in (the view's, or the frame's)."""
         self.gate = MotionGate()
         self.tracker = CardTracker(times, replaceable=self._replaceable)
@@ -396,12 +405,20 @@ class Watcher:
         if len(arrived) < 2 or turn is None:
             return arrived
         n = self.spec.players
+        self.seat_hints.update(self._seats_together(arrived, turn))
 
         def key(tr: Track) -> tuple[int, float]:
-            seat = self.seats.seat_of(tr.centre, self.size)
+            seat = self.seat_hints.get(tr.id, self.seats.seat_of(tr.centre, self.size))
             return ((seat - turn) % n, tr.first_seen)
 
         return sorted(arrived, key=key)
+
+    def _seats_together(self, arrived: list[Track], turn: int) -> dict[int, int]:
+        """Seats for cards come to rest in the same look (:func:`vision.track.seating.together`)."""
+        _done, current = self.log.tricks()
+        dists = [self.seats.distances(tr.centre, self.size) for tr in arrived]
+        seats = together(dists, {s for s, _ in current}, turn)
+        return {tr.id: s for tr, s in zip(arrived, seats, strict=True) if s is not None}
 
     def _waits(self, tr: Track, t: float) -> bool:
         """Does ``tr``, come to rest out of turn, wait (up to :data:`OUT_OF_TURN_S`) for a card
@@ -829,7 +846,20 @@ class Watcher:
             looks_same = same_card(play.crop, tr.crops[0])
             now = self.log.cards()[play.index][1]
             sweeping = play.trick == len(done) and play.trick > self.gathered
-            if sweeping and card in (play.card, now) and probs[best] >= 0.8:
+            # ... or found where one of them lay, read unsure, on the side of a seat that
+            # does not lead next: a hand over it as the sweep begins, not a play (the next
+            # trick is led first; development seed 10111 hands Clabber at 10 fps: QD half
+            # under the gathering hand read 'none' then QD at 0.25, taken for the next
+            # trick's first card, and every later play was given to the wrong trick)
+            where_it_lay = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
+            under_sweep = (
+                sweeping
+                and probs[best] < 0.8
+                and self._near(tr, where_it_lay)
+                and self.seats.seat_of(tr.centre, self.size) == play.seat
+                and play.seat != self.log.to_move()
+            )
+            if sweeping and (card in (play.card, now) and probs[best] >= 0.8 or under_sweep):
                 # the last trick, complete, being gathered: its cards pushed together lie
                 # still a moment, reading as what they are; not new plays
                 self._link(play, tr)
@@ -972,12 +1002,17 @@ class Watcher:
     def _place(self, tr: Track) -> Placement:
         """Whose card it is, from where it lies (:func:`vision.track.seating.place`)."""
         _done, current = self.log.tricks()
-        return place(
-            self.seats.distances(tr.centre, self.size),
-            {s for s, _ in current},
-            self.log.to_move(),
-            bool(current) and self._trick_left(tr.first_seen),
-        )
+        played = {s for s, _ in current}
+        dist = self.seats.distances(tr.centre, self.size)
+        hint = self.seat_hints.pop(tr.id, None)
+        left = bool(current) and self._trick_left(tr.first_seen)
+        if hint is not None and hint not in played and not left and hint == self.log.to_move():
+            nearest = int(np.argmin(dist))
+            note = ""
+            if dist[hint] - dist[nearest] > SEAT_TIE_DEGREES:
+                note = f"a card nearer seat {nearest}'s side, come to rest with another there: given to seat {hint}"
+            return Placement(hint, False, note)
+        return place(dist, played, self.log.to_move(), left)
 
     def _trick_left(self, before: float = math.inf) -> bool:
         """Have all the cards seen in the trick in progress left the table (last seen
