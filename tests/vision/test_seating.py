@@ -75,7 +75,7 @@ def test_cards_come_to_rest_together_take_the_next_seats_in_turn() -> None:
     # seat 1's card pushed (nearest a seat that has played) takes no part
     assert together([at(325), at(5), at(180)], {1}, 2) == [2, 3, None]
     # both plainly on seat 3's side: seat 2 lies over SEAT_NEAR_DEGREES further for either
-    assert 80 - 10 > SEAT_NEAR_DEGREES
+    assert SEAT_NEAR_DEGREES < 80 - 10
     assert together([at(350), at(10)], {1}, 2) == [None, None]
     # more cards than seats still to play
     assert together([at(300), at(310), at(320), at(330)], {1}, 2) == [None] * 4

@@ -191,3 +191,27 @@ def test_calibrate_refuses_a_frame_with_the_wrong_number_of_cards(
         == 0
     )
     assert TableGeometry.load(tmp_path / "t.json").seat_of((320, 350), SIZE) == 0
+
+
+def test_a_place_looking_as_the_table_did_bare_is_bare_through_folds_and_shade() -> None:
+    """Development seed 10112 oblique Klaberjass: a fold's shade across a gathered card's place
+    made its inside unlike the cloth round it, so the card stayed 'on the table' 2.5 s and the
+    next lead was taken for the trick's second card. Against the table as it looked with no
+    card on it, the place is bare; the card itself, or a hand over it, is not."""
+    from vision.track.motion import TableLook
+
+    table = table_texture("red_felt", W, H, np.random.default_rng(4)).astype(np.float32)
+    xx = np.arange(W, dtype=np.float32)[None, :, None]
+    table *= 1.0 - 0.45 * np.exp(-(((xx - 330) / 9.0) ** 2))  # a fold's dark crease
+    table = np.clip(table, 0, 255).astype(np.uint8)
+    quad = card_quad((320, 180), 110, 0)
+    assert not TableLook(table).bare(quad, [])  # the ring alone: the crease is not cloth
+    assert TableLook(table, table).bare(quad, [])  # as it was bare
+    with_card = _frame(table, [("QH", (320, 180), 0)])
+    assert not TableLook(with_card, table).bare(quad, [])
+    hand = table.copy()
+    x0, y0, x1, y1 = (int(v) for v in (*quad.min(axis=0), *quad.max(axis=0)))
+    hand[y0:y1, x0 - 20 : x1 + 20] = (120, 150, 205)  # skin over the place and round it
+    assert not TableLook(hand, table).bare(quad, [])
+    # an empty picture of another size (another view) is not used
+    assert not TableLook(table, table[:100]).bare(quad, [])

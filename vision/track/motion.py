@@ -242,14 +242,16 @@ class CardTracker:
         gate: MotionGate,
         t: float,
         image: np.ndarray | None = None,
+        empty: np.ndarray | None = None,
     ) -> tuple[list[Track], list[Track]]:
         """Fold one detection in; returns (tracks that arrived, tracks that left). ``image``
         (the picture detected in) lets a card whose place is plainly bare table leave at
-        once, whatever moves around it."""
+        once, whatever moves around it; ``empty`` is that picture as it was with no card on
+        the table, when known (:class:`TableLook`)."""
         times = self.times
         self.last_detection = t
         quiet_before = t - times.settle_s
-        table = TableLook(image) if image is not None else None
+        table = TableLook(image, empty) if image is not None else None
 
         def quiet(quad: np.ndarray) -> bool:
             return gate.last_motion_in(quad) <= quiet_before
@@ -456,13 +458,26 @@ def _shifted(a: np.ndarray, b: np.ndarray, fraction: float) -> bool:
     return shift > fraction * size
 
 
+EMPTY_DIFF = 40
+"""A place shows the table as it looked bare when each pixel of it differs from that look by
+at most this much (the three colour levels summed, 0-255 each) ..."""
+EMPTY_SHARE = 0.9
+"""... for at least this share of the place's inside."""
+
+
 class TableLook:
     """Is a card's place bare table now? Its inside against the cloth just round it (the
-    cloth's colour where it lies, in this light), on a half-size copy of the picture."""
+    cloth's colour where it lies, in this light), on a half-size copy of the picture; or,
+    where the cloth is not of one colour (folds, a pattern, the light's falloff), its inside
+    against ``empty``, the table as it looked with no card on it (the same picture size)."""
 
-    def __init__(self, image: np.ndarray) -> None:
+    def __init__(self, image: np.ndarray, empty: np.ndarray | None = None) -> None:
         self.small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         self.small = cv2.GaussianBlur(self.small, (3, 3), 0).astype(np.int16)
+        self.empty: np.ndarray | None = None
+        if empty is not None and empty.shape[:2] == image.shape[:2]:
+            e = cv2.resize(empty, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+            self.empty = cv2.GaussianBlur(e, (3, 3), 0).astype(np.int16)
 
     def bare(self, quad: np.ndarray, others: list[np.ndarray]) -> bool:
         h, w = self.small.shape[:2]
@@ -494,4 +509,12 @@ class TableLook:
         spread = np.median(np.abs(ring - cloth).sum(axis=1))
         tol = max(30.0, 3.0 * float(spread))
         like = (np.abs(inside - cloth).sum(axis=1) <= tol).mean()
-        return bool(like >= 0.9)
+        if like >= 0.9:
+            return True
+        if self.empty is None:
+            return False
+        # the cloth round it is not one colour (development seed 10112 oblique Klaberjass: a
+        # fold's shade across the gathered JH's place kept it on the table 2.5 s, and the next
+        # lead was taken for the trick's second card): as it was with no card on it?
+        was = self.empty[y0:y1, x0:x1][m_in > 0]
+        return bool((np.abs(inside - was).sum(axis=1) <= EMPTY_DIFF).mean() >= EMPTY_SHARE)

@@ -257,6 +257,9 @@ class Watcher:
         self.frames = 0
         self.gathered = 0
         self.bare_look: np.ndarray | None = None
+        self.empty_table: np.ndarray | None = None
+        """The picture cards are found in, as it looked with no card on the table (followed
+        as :attr:`bare_look` is): a card's place that looks so again is bare."""
         """The play area with no card on it (coarse, colour): what covers it is told from it."""
         self.covered_s = 0.0
         """How long the play area has been mostly covered (a head, a body) since the last
@@ -362,7 +365,8 @@ class Watcher:
             quads = quads - shift.astype(np.float32)
             text = f"the camera moved ({np.hypot(*shift) / self.view.ppl:.2f} card lengths): the table found again, no play re-seated"  # type: ignore[union-attr]
             events.append(WatchEvent("note", t, text=text))
-        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work)
+        empty_table = None if self.empty_table is None else self.empty_table.astype(np.uint8)
+        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work, empty_table)
         for tr in left:  # known before the arrivals are placed (has their trick left?)
             self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
         gone = {tr.id for tr in left}
@@ -462,6 +466,7 @@ class Watcher:
         if self.bare_look is None:
             if empty:
                 self.bare_look = look
+                self.empty_table = work.astype(np.float32)
             return
         far = float((np.abs(look - self.bare_look).max(axis=2) > COVER_DIFF).mean())
         if far >= COVER_SHARE:
@@ -469,6 +474,10 @@ class Watcher:
         elif empty and far < 0.1:
             # bare: the cloth as it looks now (the light drifts slowly; a head never counts)
             self.bare_look = 0.8 * self.bare_look + 0.2 * look
+            if self.empty_table is not None and self.empty_table.shape == work.shape:
+                cv2.accumulateWeighted(work.astype(np.float32), self.empty_table, 0.2)
+            else:
+                self.empty_table = work.astype(np.float32)
 
     def _make_view(self, size: tuple[int, int]) -> None:
         self.view = PlaneView.make(
