@@ -11,6 +11,7 @@ from rules.cards import DECK_24, DECK_52, Card, Suit
 from vision.read.decode import (
     CONFIRM_RATIO,
     LABELS,
+    PLAYED_RATIO,
     SURE_PROBABILITY,
     DecodeError,
     Knowledge,
@@ -88,6 +89,24 @@ def test_a_reading_that_is_not_sure_is_marked_even_with_the_runner_up_far_behind
     r = decode(mix(_10C=0.9, _6C=0.06), Knowledge(frozenset(DECK_52)))
     assert r.card == Card.parse("10C") and r.runner_up_probability < CONFIRM_RATIO * r.probability
     assert r.confirm and r.doubt == (Card.parse("10C"), Card.parse("6C"))
+
+
+def test_a_card_named_because_a_look_alike_was_played_is_marked_when_that_one_reads_almost_as_well() -> (
+    None
+):
+    """Development seed 10113 full Clabber: bellot's AC was read AS early; the real AS later
+    read AC 0.52 / AS 0.48 and, AS taken, was named AC surely by elimination. A played card
+    read at least PLAYED_RATIO as likely as the card chosen marks the play; read less, it does
+    not (the chosen card plainly wins)."""
+    played = Knowledge(frozenset(DECK_24), played=frozenset({Card.parse("AS")}))
+    r = decode(mix(AC=0.52, AS=0.48), played)
+    assert r.card == Card.parse("AC") and r.probability > 0.99
+    assert r.confirm and r.doubt == (Card.parse("AC"), Card.parse("AS"))
+    assert "AS" in r.reason and "played before" in r.reason
+    clear = decode(mix(AC=0.9, AS=0.9 * PLAYED_RATIO / 2), played)
+    assert clear.card == Card.parse("AC") and not clear.confirm
+    # the same reading with AS not played is a close call between the two, marked as such
+    assert "close" in decode(mix(AC=0.52, AS=0.48), CLABBER).reason
 
 
 def test_a_reading_the_void_prior_changed_is_marked_naming_the_renege() -> None:

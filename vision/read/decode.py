@@ -44,6 +44,12 @@ LOOKALIKE_SURE = 0.99
 held-out designs the classifier reads a club as the spade of the same rank (and 6 or 8 as 10)
 at 0.95-0.97 (fresh seed 9950: bellot KS read KC 0.96, runner-up KS, unmarked)."""
 
+PLAYED_RATIO = 0.5
+"""Mark a play when a card already played reads at least this fraction as likely as the card
+chosen: one of the two plays is misread (development seed 10113 full Clabber at 30 fps: bellot's
+AC read AS at 0.995 early in the hand; the real AS later read AC 0.52 / AS 0.48 and was named
+AC by elimination, sure and unmarked, both wrong)."""
+
 IMPOSSIBLE_MASS = 0.2
 """When the cards the game allows hold less than this share of the classifier's belief, the
 reading is in doubt whatever the decoding says: the camera sees a card that cannot be played."""
@@ -181,6 +187,18 @@ def lookalikes(a: Card, b: Card) -> bool:
     return a.suit == b.suit and Rank.TEN in ranks and ranks <= {Rank.SIX, Rank.EIGHT, Rank.TEN}
 
 
+def played_alike(cards: np.ndarray, card: Card, knowledge: Knowledge) -> Card | None:
+    """The card already played that ``cards`` (the classifier's probabilities of the 52 cards)
+    reads at least :data:`PLAYED_RATIO` as likely as ``card``, or None."""
+    mine = float(cards[CARD_LABELS.index(card)])
+    best: tuple[float, Card] | None = None
+    for other in knowledge.played:
+        q = float(cards[CARD_LABELS.index(other)])
+        if other != card and q >= PLAYED_RATIO * mine and (best is None or q > best[0]):
+            best = (q, other)
+    return None if best is None else best[1]
+
+
 def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading:
     """The most probable card consistent with ``knowledge`` (see the module docstring)."""
     p = np.asarray(probs, np.float64).ravel()
@@ -213,6 +231,10 @@ def decode(probs: Sequence[float] | np.ndarray, knowledge: Knowledge) -> Reading
         # much as the card chosen: the chosen one is only the least unlikely
         confirm, reason = True, f"the camera reads {raw_card}, which cannot be played here"
         runner, p2 = raw_card, 0.0
+    elif (again := played_alike(cards, card, knowledge)) is not None:
+        confirm = True
+        reason = f"it reads as {again} almost as much, which was played before: one of the two is misread"
+        runner, p2 = again, 0.0
     elif hard_best != card:
         confirm, reason = (
             True,

@@ -35,6 +35,7 @@ from rules.cards import Card
 from vision.read.decode import (
     CARD_LABELS,
     LABELS,
+    PLAYED_RATIO,
     DecodeError,
     Knowledge,
     Reading,
@@ -1253,20 +1254,30 @@ class Watcher:
     def _read_again(self, play: PlayEvent) -> None:
         """A card read plainly (0.5 or more) as one an earlier play was read as surely, and so
         named otherwise here: each card is played once, so one of the two is misread and the
-        earlier play is marked too (the classifier reads both alike: 8H as 10H)."""
+        earlier play is marked too (the classifier reads both alike: 8H as 10H). So is one read
+        as the card chosen here at least :data:`PLAYED_RATIO` as likely: the chosen one may be
+        named only because the other was taken (development seed 10113 full Clabber: bellot's
+        AC read AS surely, the real AS later read AC 0.52 / AS 0.48)."""
         if play.reading is None or not play.reading.confirm:
             return
-        best = int(np.argmax(play.probs[: len(CARD_LABELS)]))
-        raw = CARD_LABELS[best]
-        if float(play.probs[best]) < 0.5 or raw == play.card:
+        p = np.asarray(play.probs[: len(CARD_LABELS)], np.float64)
+        mine = float(p[CARD_LABELS.index(play.card)])
+        alike = {
+            c: float(q)
+            for c, q in zip(CARD_LABELS, p, strict=True)
+            if c != play.card and (q >= 0.5 or q >= PLAYED_RATIO * mine)
+        }
+        if not alike:
             return
         cards = self.log.cards()
         for other in self.log.plays:
-            if other.index == play.index or other.missed or cards[other.index][1] != raw:
+            named = cards[other.index][1]
+            if other.index == play.index or other.missed or named not in alike:
                 continue
             if not other.confirm:
+                how = "too" if alike[named] >= 0.5 else "almost as much"
                 other.again_note = (
-                    f"play {play.index + 1} reads as {raw} too: one of the two is misread"
+                    f"play {play.index + 1} reads as {named} {how}: one of the two is misread"
                 )
 
     def _gathered_before(self, played: WatchEvent, t: float) -> list[WatchEvent]:
