@@ -220,10 +220,10 @@ class Watcher:
         """The table's play area seen from above (a calibrated plane): where cards are
         found and followed; None: the frame itself (an overhead camera)."""
         self.seats = self.geometry
+        """Seats in the coordinates cards are followed in (the view's, or the frame's)."""
         self.seat_hints: dict[int, int] = {}
         """Track id -> the seat it was given with the cards come to rest with it
         (:meth:`_seats_together`), until it is placed."""
-        """Seats in the coordinates cards are followed in (the view's, or the frame's)."""
         self.gate = MotionGate()
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
@@ -258,10 +258,10 @@ class Watcher:
         self.frames = 0
         self.gathered = 0
         self.bare_look: np.ndarray | None = None
+        """The play area with no card on it (coarse, colour): what covers it is told from it."""
         self.empty_table: np.ndarray | None = None
         """The picture cards are found in, as it looked with no card on the table (followed
         as :attr:`bare_look` is): a card's place that looks so again is bare."""
-        """The play area with no card on it (coarse, colour): what covers it is told from it."""
         self.covered_s = 0.0
         """How long the play area has been mostly covered (a head, a body) since the last
         play was seen (:meth:`_unseen_trick`)."""
