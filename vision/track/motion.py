@@ -474,10 +474,17 @@ class TableLook:
     def __init__(self, image: np.ndarray, empty: np.ndarray | None = None) -> None:
         self.small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         self.small = cv2.GaussianBlur(self.small, (3, 3), 0).astype(np.int16)
-        self.empty: np.ndarray | None = None
-        if empty is not None and empty.shape[:2] == image.shape[:2]:
-            e = cv2.resize(empty, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-            self.empty = cv2.GaussianBlur(e, (3, 3), 0).astype(np.int16)
+        self._empty = empty if empty is not None and empty.shape[:2] == image.shape[:2] else None
+        self._empty_small: np.ndarray | None = None
+
+    @property
+    def empty(self) -> np.ndarray | None:
+        """The empty table at the half size, made the first time a place needs it (most
+        frames none does)."""
+        if self._empty is not None and self._empty_small is None:
+            e = cv2.resize(self._empty, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+            self._empty_small = cv2.GaussianBlur(e, (3, 3), 0).astype(np.int16)
+        return self._empty_small
 
     def bare(self, quad: np.ndarray, others: list[np.ndarray]) -> bool:
         h, w = self.small.shape[:2]
@@ -511,10 +518,11 @@ class TableLook:
         like = (np.abs(inside - cloth).sum(axis=1) <= tol).mean()
         if like >= 0.9:
             return True
-        if self.empty is None:
+        empty = self.empty
+        if empty is None:
             return False
         # the cloth round it is not one colour (development seed 10112 oblique Klaberjass: a
         # fold's shade across the gathered JH's place kept it on the table 2.5 s, and the next
         # lead was taken for the trick's second card): as it was with no card on it?
-        was = self.empty[y0:y1, x0:x1][m_in > 0]
+        was = empty[y0:y1, x0:x1][m_in > 0]
         return bool((np.abs(inside - was).sum(axis=1) <= EMPTY_DIFF).mean() >= EMPTY_SHARE)

@@ -366,8 +366,9 @@ class Watcher:
             quads = quads - shift.astype(np.float32)
             text = f"the camera moved ({np.hypot(*shift) / self.view.ppl:.2f} card lengths): the table found again, no play re-seated"  # type: ignore[union-attr]
             events.append(WatchEvent("note", t, text=text))
-        empty_table = None if self.empty_table is None else self.empty_table.astype(np.uint8)
-        arrived, left = self.tracker.update(quads, crops, partial, self.gate, t, work, empty_table)
+        arrived, left = self.tracker.update(
+            quads, crops, partial, self.gate, t, work, self.empty_table
+        )
         for tr in left:  # known before the arrivals are placed (has their trick left?)
             self.last_seen[tr.id] = max(tr.last_seen, tr.found_last)
         gone = {tr.id for tr in left}
