@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from handlog_helpers import add_play, simulated_hand
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules.cards import Card
@@ -297,3 +297,55 @@ def test_the_live_line_of_a_trick_whose_winner_is_not_known_yet() -> None:
     assert "trick 3" in line and "winner not known yet" in line
     won = TrickDone(3, (1, 2, 3, 0), tuple(Card.parse(c) for c in ("9S", "JS", "QS", "KD")), 2, 7)
     assert "won by seat 2 (team 0-2, +7)" in describe(WatchEvent("trick", 12.5, trick=won), spec)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 200), which=st.integers(1, 7))
+def test_after_a_trick_with_a_marked_misread_the_seat_seen_first_leads(
+    seed: int, which: int
+) -> None:
+    """A misread that changes a trick's winner makes the watcher expect the wrong seat to
+    lead the next trick. When that misread is marked for a person and the next trick's cards
+    are seen one after the other clockwise, the seat seen first led it (development seed 10113
+    full Belote: a marked AC read AS; seat 2, expected, was taken to have led seat 0's trick
+    and its winner went wrong). A sure misread still leaves the expected leader to lead."""
+    from vision.read.decode import marked
+
+    spec, tricks, _truth = simulated_hand(seed)
+    which = which % (len(tricks) - 1) + 1  # a trick with one after it
+    trick = tricks[which - 1]
+    cards = [c for _, c in trick]
+    winner = spec.winner(cards)
+    # the winner misread as a card of another trick that makes another seat win
+    wrong = next(
+        (
+            c
+            for t in tricks
+            if t is not trick
+            for _, c in t
+            if spec.winner([c if k == winner else x for k, x in enumerate(cards)]) != winner
+        ),
+        None,
+    )
+    assume(wrong is not None)  # a winner no card of another trick dethrones
+    truth_leader = trick[winner][0]
+    for mark in (True, False):
+        log = HandLog(spec)
+        for number, t in enumerate(tricks, start=1):
+            for seat, card in t:
+                add_play(
+                    log, seat, wrong if (number == which and seat == truth_leader) else card, number
+                )
+                if number == which and seat == truth_leader and mark:
+                    p = log.plays[-1]
+                    assert p.reading is not None
+                    p.reading = marked(p.reading, "a look-alike")
+        done, current = log.tricks()
+        assert not current
+        expected = done[which - 1].winner
+        assert expected != truth_leader
+        nxt = done[which].seats  # the trick after the misread one, as recorded
+        if mark:
+            assert nxt[0] == truth_leader == tricks[which][0][0]
+        else:
+            assert nxt[0] == expected

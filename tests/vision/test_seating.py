@@ -80,3 +80,21 @@ def test_cards_come_to_rest_together_take_the_next_seats_in_turn() -> None:
     # more cards than seats still to play
     assert together([at(300), at(310), at(320), at(330)], {1}, 2) == [None] * 4
     assert together([], set(), 0) == []
+
+
+def test_a_lead_near_the_border_takes_the_seat_before_the_second_card() -> None:
+    """A lead slid in between seats 3 and 0 and given to seat 3, then a card plainly seat 1's:
+    seat 0 led (development seed 10113 full Belote). A lead plainly on seat 3's side stays (a
+    play between them was missed), as does one followed in turn, and two players' leads."""
+    from vision.track.seating import lead_before
+
+    # seat 0 at 90 degrees, seat 3 at 0: a lead at 40 degrees lies 10 nearer seat 3
+    assert lead_before(at(40), 3, 1) == 0
+    assert lead_before(at(40), 3, 0) is None  # in turn
+    assert lead_before(at(5), 3, 1) is None  # plainly seat 3's
+    assert lead_before(at(40), 3, 3) is None
+    assert lead_before(np.array([30.0, 150.0]), 0, 1) is None  # two players
+    # at the limit: the seat before lies exactly SEAT_NEAR_DEGREES further
+    limit = (90 - SEAT_NEAR_DEGREES) / 2  # degrees from seat 3 toward seat 0
+    assert lead_before(at(limit), 3, 1) == 0
+    assert lead_before(at(limit - 1), 3, 1) is None

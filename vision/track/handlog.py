@@ -214,19 +214,25 @@ class HandLog:
         leader, then the last trick's winner) when its card is in the trick, else the first
         card seen in it. A lead hidden as it landed (under its player's hand) is seen after
         the next player's card: the turn, not the order seen, says who led (fresh seed 10000
-        light Belote: 10C led, AH seen first)."""
+        light Belote: 10C led, AH seen first). But after a trick with a play marked for a
+        person (its winner may be misread), cards seen one after the other clockwise from the
+        first say the first led (development seed 10113 full Belote: a misread AC made seat 2
+        the expected leader of a trick seat 0 led)."""
         n = self.spec.players
         groups: dict[int, list[int]] = {}
         for p in self.plays:
             groups.setdefault(p.trick, []).append(p.index)
         entries = self.entries()
         leader = self.spec.first_leader
+        doubt = False
         out = []
         for number in sorted(groups):
             idx = groups[number]
             turn = next(
                 (i for i in idx if leader is not None and self.plays[i].seat == leader), idx[0]
             )
+            if doubt and self._in_turn_seen(idx):
+                turn = idx[0]
             lead = next((i for i in idx if self.plays[i].leads), turn)
             first = self.plays[lead].seat
             order = sorted(idx, key=lambda i: ((self.plays[i].seat - first) % n, i != lead, i))
@@ -235,7 +241,19 @@ class HandLog:
             cards = [c for c in known if c is not None]
             complete = len(order) == n and len(cards) == n
             leader = self.plays[order[self.spec.winner(cards)]].seat if complete else None
+            doubt = any(self.plays[i].confirm for i in order)
         return out
+
+    def _in_turn_seen(self, idx: list[int]) -> bool:
+        """Were the plays ``idx`` (two or more, three or more players) seen one after the
+        other clockwise from the first?"""
+        n = self.spec.players
+        first = self.plays[idx[0]].seat
+        return (
+            n >= 3
+            and len(idx) >= 2
+            and all(self.plays[i].seat == (first + k) % n for k, i in enumerate(idx))
+        )
 
     def postable(self) -> list[int]:
         """Play indices in the order the game's turn takes them, as far as a scorer (the

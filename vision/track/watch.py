@@ -60,6 +60,7 @@ from vision.track.seating import (
     SEAT_NEAR_DEGREES,
     SEAT_TIE_DEGREES,
     Placement,
+    lead_before,
     place,
     together,
 )
@@ -724,6 +725,8 @@ class Watcher:
         missed = self._unseen_trick(tr, t) if unseen else []
         where = self._place(tr)
         over = where.over
+        if not over and not where.note:
+            self._lead_shown(where.seat)
         events = missed + (self._infer_missed(t, why=where.note) if over else [])
         try:
             played = self._play(tr, probs, t, where.seat, "" if over else where.note)
@@ -1024,6 +1027,30 @@ class Watcher:
                 note = f"a card nearer seat {nearest}'s side, come to rest with another there: given to seat {hint}"
             return Placement(hint, False, note)
         return place(dist, played, self.log.to_move(), left)
+
+    def _lead_shown(self, seat: int) -> None:
+        """The trick's lead re-seated by the side of its second card, given to ``seat``
+        (:func:`vision.track.seating.lead_before`), and marked for a person. Only a lead not
+        given to the seat expected to lead, or one expected after a trick with a play marked
+        for a person (its winner may be misread)."""
+        done, current = self.log.tricks()
+        if len(current) != 1:
+            return
+        lead = next(p for p in self.log.plays if p.trick == len(done) + 1)
+        if lead.missed or lead.leads or lead.track_id < 0:
+            return
+        expected = done[-1].winner if done else self.spec.first_leader
+        last = [p for p in self.log.plays if done and p.trick == len(done)]
+        if lead.seat == expected and not any(p.confirm for p in last):
+            return
+        centre = np.asarray(lead.quad, np.float64).reshape(4, 2).mean(axis=0)
+        before = lead_before(self.seats.distances(centre, self.size), lead.seat, seat)
+        if before is None:
+            return
+        lead.seat_note = (
+            f"a lead on seat {lead.seat}'s side, then seat {seat}'s card: given to seat {before}"
+        )
+        lead.seat = before
 
     def _trick_left(self, before: float = math.inf) -> bool:
         """Have all the cards seen in the trick in progress left the table (last seen
