@@ -66,6 +66,12 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=300, help="layouts to render (default 300)")
     ap.add_argument("--seed", type=int, default=7, help="render seed (default 7)")
     ap.add_argument("--size", type=int, nargs=2, default=(1280, 960), metavar=("W", "H"))
+    ap.add_argument(
+        "--covered-model",
+        default="default",
+        help="reader of one-corner rows: a model path, 'none' (cards.onnx) or 'default' "
+        "(models/covered.onnx when it is there)",
+    )
     args = ap.parse_args()
 
     decks = [d for d in list_decks() if d.heldout]
@@ -75,7 +81,9 @@ def main() -> int:
         )
         return 2
     source = CardSource([load_deck(d) for d in decks], p_fontcard=0.2, p_dark=0.05)
-    classifier = CardClassifier()
+    covered = None if args.covered_model == "none" else args.covered_model
+    classifier = CardClassifier(covered=covered)
+    print(f"one-corner reader: {classifier.covered_path or classifier.model_path}")
     corners = CornerDetector()
     w, h = args.size
     single: list[tuple[float, bool]] = []

@@ -243,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--realcards", type=Path, default=DEFAULT_REALCARDS)
     ap.add_argument("--model", type=Path, default=MODEL_PATH)
+    ap.add_argument(
+        "--covered-model",
+        default="default",
+        help="reader of cards seen by one index corner: a model path, 'none' (the --model "
+        "reads them too) or 'default' (models/covered.onnx when it is there)",
+    )
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--annotate", type=Path, default=None, help="write annotated scenes here")
     ap.add_argument("--detect-only", action="store_true")
@@ -259,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.model.is_file():
             print(f"(no model at {args.model}: detection only)")
         else:
-            clf = CardClassifier(args.model)
+            covered = None if args.covered_model == "none" else args.covered_model
+            clf = CardClassifier(args.model, covered=covered)
+            print(f"(one-corner reader: {clf.covered_path or args.model})")
             if args.threshold is not None:
                 clf.threshold = args.threshold
     if not args.no_corners:

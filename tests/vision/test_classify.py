@@ -21,6 +21,7 @@ from vision.detect.preprocess import LABELS, PREPROCESSING, corner_crop, to_inpu
 from vision.read.classify import (
     CONFIDENCE_THRESHOLD,
     COVERED_FROM,
+    COVERED_MODEL_PATH,
     MODEL_PATH,
     CardClassifier,
     ModelError,
@@ -201,8 +202,9 @@ def test_a_card_read_from_one_corner_keeps_the_surer_of_its_two_looks() -> None:
     whole = clf.read_cards(batch)
     helped = []
     for i, card in enumerate(cards):
-        first = clf._run(to_input([corner_crop(card)]))[0]
-        again = clf._run(to_input([covered_look(corner_crop(card))]))[0]
+        # one-corner rows are read by the covered-corner reader when it is shipped
+        first = clf._run(to_input([corner_crop(card)]), clf.covered)[0]
+        again = clf._run(to_input([covered_look(corner_crop(card))]), clf.covered)[0]
         expected = again if again.max() > first.max() else first
         assert np.allclose(single.probs[i], expected, atol=1e-5)
         assert single.best[i] == codes[i]
@@ -245,3 +247,24 @@ def test_a_model_elsewhere_is_loaded_with_its_own_sidecar(tmp_path: Path) -> Non
     shutil.copy(MODEL_PATH, tmp_path / "m.onnx")
     shutil.copy(MODEL_PATH.with_suffix(".json"), tmp_path / "m.json")
     assert CardClassifier(tmp_path / "m.onnx").sidecar["labels"] == list(LABELS)
+
+
+@needs_model
+def test_one_corner_rows_are_read_by_the_covered_reader_and_whole_cards_are_not(
+    tmp_path: Path,
+) -> None:
+    """models/covered.onnx reads the cards seen by one index corner; whole cards (and every
+    card the watcher follows) stay with cards.onnx. A reader named but missing is a model
+    error, not a silent fall back."""
+    need(COVERED_MODEL_PATH.is_file(), f"the covered-corner reader {COVERED_MODEL_PATH}")
+    deck = _rendered_deck()
+    batch = np.stack([cv2.resize(deck[c][:, :, :3], (160, 240)) for c in ("QS", "9D", "JC")])
+    shipped, alone = CardClassifier(), CardClassifier(covered=None)
+    assert shipped.covered_path == COVERED_MODEL_PATH and alone.covered is None
+    assert np.array_equal(shipped.read_cards(batch).probs, alone.read_cards(batch).probs)
+    one = np.ones(len(batch), bool)
+    a, b = shipped.read_cards(batch, one_corner=one), alone.read_cards(batch, one_corner=one)
+    assert a.best == b.best == ("QS", "9D", "JC")
+    assert not np.allclose(a.probs, b.probs, atol=1e-3)  # another network read them
+    with pytest.raises(ModelError, match="not found"):
+        CardClassifier(covered=tmp_path / "nowhere.onnx")

@@ -167,3 +167,38 @@ def test_extra_crops_join_the_training_crops_not_the_validation(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"--extra {missing}" in err and err.count("\n") == 1
+
+
+def test_the_covered_reader_is_trained_beside_the_card_model_never_over_it(
+    tiny_data: Path, tmp_path: Path
+) -> None:
+    """``trickcam train --covered`` (the real CLI) writes OUT/covered.onnx and covered.json,
+    never OUT/cards.onnx; its sidecar says how to make it again; the classifier reads one-corner
+    rows with it. Without its covered corners it stops with one clear line."""
+    out = tmp_path / "models"
+    base = [sys.executable, "-m", "cli.main", "train", "--covered", "--data", str(tiny_data)]
+    small = ["--out", str(out), "--epochs", "1", "--batch-size", "64", "--width", "8"]
+    done = subprocess.run(
+        [*base, "--extra", str(tiny_data), *small, "--no-eval", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["covered.json", "covered.onnx"]
+    sidecar = json.loads((out / "covered.json").read_text())
+    command = sidecar["training"]["command"]
+    assert command.startswith("trickcam train --covered") and f"--extra {tiny_data}" in command
+    assert f"--out {out}" in command and "trickcam-covered-" not in command
+    from vision.read.classify import CardClassifier
+
+    model = out / "covered.onnx"
+    clf = CardClassifier(SHIPPED if SHIPPED.exists() else model, covered=model)
+    assert clf.covered_path == model
+    crops = np.full((2, CARD_H, CARD_W, 3), 255, np.uint8)
+    assert clf.read_cards(crops, one_corner=np.array([True, False])).probs.shape == (2, 54)
+
+    missing = tmp_path / "nowhere"
+    done = subprocess.run(
+        [*base, "--extra", str(missing), *small], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 2 and f"--extra {missing}" in done.stderr
+    assert done.stderr.count("\n") == 1

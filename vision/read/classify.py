@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 
 from vision.detect.find import Detections
 from vision.detect.preprocess import (
@@ -43,6 +44,17 @@ MODEL_PATH = Path(
 )
 """The shipped model (``TRICKCAM_MODEL`` names another); its sidecar is the same path with
 ``.json``."""
+
+COVERED_MODEL_PATH = Path(
+    os.environ.get("TRICKCAM_COVERED_MODEL")
+    or Path(__file__).resolve().parents[2] / "models" / "covered.onnx"
+)
+"""The shipped reader of cards seen by one index corner (``TRICKCAM_COVERED_MODEL`` names
+another): the same network and input as ``cards.onnx``, trained on its data plus index corners
+with another card lying beside or below them (a fan, a trick, a column), as one corner of a
+covered card shows. It reads only the ``one_corner`` rows: whole cards (both corners, and every
+card the watcher follows) stay with ``cards.onnx``, which reads unseen designs' whole court
+cards better (models/README.md)."""
 
 CONFIDENCE_THRESHOLD = 0.6
 """Below this combined probability the best card is reported as unsure (``card`` None).
@@ -102,6 +114,19 @@ class Readings:
         if self.unsure[i] or self.best[i] not in CARD_LABELS:
             return None
         return self.best[i]
+
+
+def _open(model_path: Path, threads: int) -> tuple[ort.InferenceSession, str]:
+    """An onnxruntime session of a card model and its input's name, the input checked."""
+    session = cpu_session(model_path, threads, ModelError, "card model")
+    inp = session.get_inputs()[0]
+    shape = list(inp.shape)
+    if len(shape) != 4 or shape[1:] != [INPUT_CHANNELS, INPUT_H, INPUT_W]:
+        raise ModelError(
+            f"card model {model_path}: input shape {shape} is not "
+            f"[N, {INPUT_CHANNELS}, {INPUT_H}, {INPUT_W}]"
+        )
+    return session, str(inp.name)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -182,26 +207,32 @@ class CardClassifier:
         model_path: Path | str = MODEL_PATH,
         threads: int = 1,
         threshold: float = CONFIDENCE_THRESHOLD,
+        covered: Path | str | None = "default",
     ) -> None:
+        """``covered``: the reader of one-corner rows (:data:`COVERED_MODEL_PATH`); "default"
+        is the shipped one when its file is there, None reads them with ``model_path`` too."""
         self.model_path = Path(model_path)
         self.sidecar = load_sidecar(self.model_path)
         self.threshold = threshold
-        self.session = cpu_session(self.model_path, threads, ModelError, "card model")
-        inp = self.session.get_inputs()[0]
-        self.input_name = inp.name
-        shape = list(inp.shape)
-        if len(shape) != 4 or shape[1:] != [INPUT_CHANNELS, INPUT_H, INPUT_W]:
-            raise ModelError(
-                f"card model {self.model_path}: input shape {shape} is not "
-                f"[N, {INPUT_CHANNELS}, {INPUT_H}, {INPUT_W}]"
-            )
+        self.session, self.input_name = _open(self.model_path, threads)
         self.outputs_probabilities = bool(self.sidecar.get("outputs_probabilities", False))
+        if covered == "default":
+            covered = COVERED_MODEL_PATH if COVERED_MODEL_PATH.is_file() else None
+        self.covered_path = None if covered is None else Path(covered)
+        self.covered: tuple[ort.InferenceSession, str] | None = None
+        if self.covered_path is not None:
+            load_sidecar(self.covered_path)
+            self.covered = _open(self.covered_path, threads)
 
-    def _run(self, batch: np.ndarray) -> np.ndarray:
-        """Probabilities N x 54 for a preprocessed batch."""
+    def _run(
+        self, batch: np.ndarray, model: tuple[ort.InferenceSession, str] | None = None
+    ) -> np.ndarray:
+        """Probabilities N x 54 for a preprocessed batch (by ``model``: a session and its
+        input name; default the card model)."""
         if len(batch) == 0:
             return np.zeros((0, len(LABELS)), np.float32)
-        out = np.asarray(self.session.run(None, {self.input_name: batch})[0], np.float32)
+        session, name = model or (self.session, self.input_name)
+        out = np.asarray(session.run(None, {name: batch})[0], np.float32)
         if out.shape != (len(batch), len(LABELS)):
             raise ModelError(f"card model output shape {out.shape}, expected (N, {len(LABELS)})")
         sums = out.sum(axis=1)
@@ -217,11 +248,16 @@ class CardClassifier:
             return np.zeros((0, len(LABELS)), np.float32)
         rows = np.flatnonzero(single)
         second = [covered_look(crops[2 * i]) for i in rows]
-        probs = self._run(to_input(crops + second))
         n = len(crops)
+        if self.covered is None:
+            probs = self._run(to_input(crops + second))
+            one = np.concatenate([probs[0:n:2][rows], probs[n:]])
+        else:
+            probs = self._run(to_input(crops))
+            one = self._run(to_input([crops[2 * i] for i in rows] + second), self.covered)
         combined = combine_corners(probs[0:n:2], probs[1:n:2])
         if len(rows):
-            first, again = probs[0:n:2][rows], probs[n:]
+            first, again = one[: len(rows)], one[len(rows) :]
             surer = again.max(axis=1) > first.max(axis=1)
             combined[rows] = np.where(surer[:, None], again, first)
         return combined
