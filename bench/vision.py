@@ -12,7 +12,12 @@ by running both at the same moment, never against figures from another day).
 
 Then the frames a camera mostly sends: an empty table seen for the first time (each texture),
 and a still table (the same 8 cards, fresh sensor noise each frame) through
-:class:`vision.detect.stream.StreamDetector`, which detects a frame again only when it changed.
+:class:`vision.detect.stream.StreamDetector`, which detects a frame again only when it changed,
+and through what ``trickcam watch`` runs on every frame (:class:`vision.track.watch.Watcher`
+of a Clabber hand, the table calibrated as a phone at an angle sees it, 30 fps for 10 s, on
+three of the 8-card frames): CPU time per frame, median (a frame with nothing to detect) and
+mean (with the looks it takes: detection runs again only when the picture changed since the
+last look, or while something settles).
 With --corners, the index-corner detector (models/corners.onnx) is timed on the 8-card frames.
 
 Acceptance (the recognition issue): detection of 8 cards <= 10 ms median; an empty or
@@ -72,6 +77,49 @@ def make_frame(n_cards: int, cards: list[np.ndarray], rng: np.random.Generator) 
         aspect = img.shape[1] / img.shape[0]
         paste_card(frame, img, card_quad((x, y), size, float(rng.uniform(-180, 180)), aspect))
     return frame
+
+
+def watch_still(
+    frame: np.ndarray, rng: np.random.Generator, seconds: float = 20.0
+) -> tuple[str, float]:
+    """What ``trickcam watch`` costs a frame on a still table: a Watcher of a Clabber hand,
+    the table's plane as a camera at an angle sees it (the play area a 480 px view), fed
+    ``frame`` with fresh sensor noise at 30 fps."""
+    from vision.track import games
+    from vision.track.table import TableGeometry
+    from vision.track.watch import Watcher, classifier_reader
+
+    if not MODEL_PATH.is_file():
+        return "(no model: the watcher is not timed)", float("nan")
+    # image -> plane (card lengths, the table's middle at the frame's): seen at an angle,
+    # the far side (the frame's top) foreshortened
+    src = np.float32([[440, 170], [840, 170], [1040, 620], [240, 620]])
+    dst = np.float32([[-2.2, -2.2], [2.2, -2.2], [2.2, 2.2], [-2.2, 2.2]])
+    plane = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    geometry = TableGeometry(
+        4, plane=tuple(tuple(float(v) for v in row) for row in plane), radius=2.0,
+        frame_size=(1280, 720),
+    )  # fmt: skip
+    watcher = Watcher(games.clabber(0, "9H", "play"), classifier_reader(threads=1), geometry)
+    base = frame.astype(np.int16)
+    noisy = [
+        np.clip(base + rng.normal(0, 2.5, base.shape), 0, 255).astype(np.uint8) for _ in range(6)
+    ]
+    fps, t = 30.0, 0.0
+    for k in range(int(2 * fps)):  # settle: the cards come to rest and are read
+        watcher.feed(noisy[k % len(noisy)], t)
+        t += 1 / fps
+    cpu, looks = [], watcher.detections
+    for k in range(int(seconds * fps)):
+        c0 = time.process_time()
+        watcher.feed(noisy[k % len(noisy)], t)
+        cpu.append((time.process_time() - c0) * 1000)
+        t += 1 / fps
+    line = (
+        f"{np.median(cpu):.2f} ms a frame median, mean {np.mean(cpu):.2f} "
+        f"({watcher.detections - looks} detections in {seconds:.0f} s)"
+    )
+    return line, float(np.mean(cpu))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,6 +194,13 @@ def main(argv: list[str] | None = None) -> int:
         f"still table (8 cards, sensor noise): {np.median(still_ms):.2f} ms a frame median, "
         f"p90 {np.percentile(still_ms, 90):.2f}; detected {stream.detected} of {args.frames + 1}"
     )
+    watch_means = []
+    for k, frame in enumerate(last_frames[:3]):
+        # (a patterned cloth's squares, stretched by the view, may be found as cards that
+        # never come to rest: the watcher then keeps looking as while cards are laid)
+        line, mean = watch_still(frame, rng, seconds=10.0)
+        watch_means.append(mean)
+        print(f"watching still table {k + 1} (trickcam watch's loop, 30 fps): {line}")
     if args.corners and CORNER_MODEL.is_file():
         corners = CornerDetector(CORNER_MODEL, threads=1)
         corner_ms = []
@@ -157,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"acceptance: detect 8 cards <= 10 ms median ({det8:.1f}): "
         f"{'yes' if det8 <= 10.0 else 'NO'}; still table <= 1 ms ({still:.2f}): "
-        f"{'yes' if still <= 1.0 else 'NO'}"
+        f"{'yes' if still <= 1.0 else 'NO'}; watching a still table <= 1 ms a frame on "
+        f"average (worst of 3: {max(watch_means):.2f}): "
+        f"{'yes' if max(watch_means) <= 1.0 else 'NO'}"
     )
     if hasattr(os, "getloadavg"):
         load = os.getloadavg()[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detect.find import detect
+from vision.detect.find import Detections, detect
 from vision.render.scene import card_quad, paste_card, plain_card, table_texture
 from vision.track.table import (
     CardTracker,
@@ -82,6 +82,39 @@ def test_motion_gate_sees_motion_only_where_it_happens() -> None:
     assert gate.update(moved, 0.2)
     assert gate.last_motion_in(card_quad((500, 100), 110, 0)) == 0.2
     assert gate.last_motion_in(card_quad((100, 280), 110, 0)) < 0
+
+
+def test_motion_gate_on_a_view_records_motion_in_view_pixels() -> None:
+    """With a homography to a view (a calibrated table's), the gate warps its tiny copy
+    straight from a 1280x720 frame: the copy is the view's shrunk (within a grey level or
+    two on average), and motion is recorded where the view shows it."""
+    import cv2
+
+    rng = np.random.default_rng(4)
+    table = table_texture("wood", 1280, 720, rng)
+    # a camera at an angle: the view (480 px square) shows the frame's middle from above
+    src = np.float32([[380, 200], [900, 200], [1100, 650], [180, 650]])
+    dst = np.float32([[0, 0], [479, 0], [479, 479], [0, 479]])
+    to_view = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    view_size = (480, 480)
+    gate = MotionGate()
+    assert not gate.update(table, 0.0, to_view, view_size)
+    assert gate.prev is not None
+    warped = cv2.warpPerspective(table, to_view, view_size, flags=cv2.INTER_LINEAR)
+    shrunk = cv2.resize(warped, gate.prev.shape[::-1], interpolation=cv2.INTER_AREA)
+    shrunk = cv2.GaussianBlur(cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    diff = np.abs(shrunk.astype(np.int16) - gate.prev.astype(np.int16))
+    assert float(diff[4:-4, 4:-4].mean()) < 1.0
+    assert not gate.update(table.copy(), 0.1, to_view, view_size)
+    # a card laid where the view's top-right quarter is
+    at_view = np.float64([[360, 120, 1]]).T
+    at_frame = np.linalg.inv(to_view) @ at_view
+    centre = (float(at_frame[0, 0] / at_frame[2, 0]), float(at_frame[1, 0] / at_frame[2, 0]))
+    moved = table.copy()
+    paste_card(moved, plain_card("K", "S"), card_quad(centre, 150, 10))
+    assert gate.update(moved, 0.2, to_view, view_size)
+    assert gate.last_motion_in(card_quad((360, 120), 100, 0)) == 0.2
+    assert gate.last_motion_in(card_quad((110, 370), 100, 0)) < 0
 
 
 def _run(
@@ -215,3 +248,40 @@ def test_a_place_looking_as_the_table_did_bare_is_bare_through_folds_and_shade()
     assert not TableLook(hand, table).bare(quad, [])
     # an empty picture of another size (another view) is not used
     assert not TableLook(table, table[:100]).bare(quad, [])
+
+
+def test_the_watcher_looks_at_a_still_table_again_only_when_it_changed() -> None:
+    """A still table's twice-a-second look reuses the last detection while the picture is
+    unchanged (sensor noise only); a card laid is detected and played as before."""
+    from vision.track.games import clabber
+    from vision.track.watch import Watcher, classifier_reader
+
+    rng = np.random.default_rng(5)
+    table = table_texture("green_felt", W, H, rng)
+    one = _frame(table, [("AC", (150, 180), 90)])  # seat 1 leads (the dealer is seat 0)
+    two = _frame(table, [("AC", (150, 180), 90), ("KC", (330, 100), 0)])
+    calls: list[float] = []
+
+    def counting(image: np.ndarray) -> Detections:
+        calls.append(1.0)
+        return detect(image)
+
+    watcher = Watcher(clabber(0, "9H", "play"), classifier_reader(), detector=counting)
+    watcher.fixtures_pending = []  # the upcard was shown before the camera came on
+
+    def feed(frame: np.ndarray, t0: float, seconds: float) -> list[str]:
+        played = []
+        for k in range(int(seconds * 30)):
+            noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+            for event in watcher.feed(noisy, t0 + k / 30):
+                if event.kind == "play" and event.play is not None:
+                    played.append(str(event.play.card))
+        return played
+
+    assert feed(table, 0.0, 1.0) == []
+    assert feed(one, 1.0, 2.0) == ["AC"]
+    settled = len(calls)
+    assert feed(one, 3.0, 3.0) == []
+    assert len(calls) == settled  # six looks at the still table, none detected again
+    assert feed(two, 6.0, 2.0) == ["KC"]
+    assert len(calls) > settled

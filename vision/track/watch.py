@@ -226,6 +226,8 @@ class Watcher:
         """Track id -> the seat it was given with the cards come to rest with it
         (:meth:`_seats_together`), until it is placed."""
         self.gate = MotionGate()
+        self.last_found: Finds | None = None
+        """What the last detection found (a look at an unchanged table reuses it)."""
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
         self.detect: Callable[[np.ndarray], Finds] = detector or detect
@@ -313,22 +315,37 @@ class Watcher:
         self.frame_size = (image.shape[1], image.shape[0])
         if self.geometry.plane is not None and self.view is None:
             self._make_view(self.frame_size)
-        work = image if self.view is None else self.view.warp(image)
-        self.size = (work.shape[1], work.shape[0])
-        moved = self.gate.update(work, t)
+        if self.view is None:
+            self.size = self.frame_size
+            moved = self.gate.update(image, t)
+        else:  # the view is warped whole only for a frame that is detected
+            self.size = (self.view.size, self.view.size)
+            moved = self.gate.update(image, t, self.view.to_view, self.size)
         self.tracker.note_motion(moved)
         if not self.tracker.wants_detection(self.gate, t):
             return []
+        work = image if self.view is None else self.view.warp(image)
         found: Finds
-        if self.hints:
-            from vision.detect.find import detect
-
-            lying = [tr.quad for tr in self.tracker.live() if tr.status == "present"]
-            found = detect(work, known=lying)
+        if (
+            self.last_found is not None
+            and not self.tracker.busy(self.gate, t)
+            and not self.gate.changed_since_look()
+        ):
+            # a still table's look (twice a second) at a picture that has not changed since
+            # the last look: what that look found stands (detection is most of a frame's cost)
+            found = self.last_found
         else:
-            found = self.detect(work)
+            if self.hints:
+                from vision.detect.find import detect
+
+                lying = [tr.quad for tr in self.tracker.live() if tr.status == "present"]
+                found = detect(work, known=lying)
+            else:
+                found = self.detect(work)
+            self.last_found = found
+            self.gate.mark_look()
+            self.detections += 1
         self._note_cover(work, len(found.quads) == 0, t)
-        self.detections += 1
         quads, partial = found.quads, found.partial
         if self.view is None:
             crops = found.crops
