@@ -123,7 +123,8 @@ class MotionGate:
         return cv2.GaussianBlur(small, (3, 3), 0)
 
     def last_motion_in(self, quad: np.ndarray) -> float:
-        """The last time anything moved in the cells under ``quad`` (frame pixels)."""
+        """The last time anything moved in the cells under ``quad`` (frame pixels, or the
+        view's when :meth:`update` is given one)."""
         if self.last_motion is None:
             return -math.inf
         pts = np.asarray(quad, np.float64).reshape(-1, 2) * self.scale / self.cell
