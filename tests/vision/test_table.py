@@ -285,3 +285,38 @@ def test_the_watcher_looks_at_a_still_table_again_only_when_it_changed() -> None
     assert len(calls) == settled  # six looks at the still table, none detected again
     assert feed(two, 6.0, 2.0) == ["KC"]
     assert len(calls) > settled
+
+
+def test_a_card_read_as_no_card_arrives_once_it_reads_clearly_twice() -> None:
+    """A card that came to rest reading as no card (a shadow cut its outline short) is read
+    again from how it is found later: it arrives once two reads running name the same card,
+    never on one read alone, nor on two that disagree (a card held over it for a moment)."""
+    import cv2
+
+    from vision.detect.preprocess import CARD_H, CARD_W
+    from vision.track.games import clabber
+    from vision.track.table import Track
+    from vision.track.watch import Watcher, classifier_reader
+
+    def upright(rank: str, suit: str) -> np.ndarray:
+        return cv2.resize(plain_card(rank, suit), (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+    watcher = Watcher(clabber(0, "9H", "play"), classifier_reader())
+    quad = np.float32(card_quad((150, 180), 110, 90))
+    blank = np.full((CARD_H, CARD_W, 3), 246, np.uint8)
+    tr = Track(7, quad, 1.0, 1.0, crops=[blank], status="present")
+    watcher.tracker.tracks.append(tr)
+    watcher.ignored_tracks.add(tr.id)
+    watcher.ignored_reads[tr.id] = (1.0, -1)
+
+    def found(t: float, look: np.ndarray) -> list[int]:
+        tr.found_last, tr.found_look = t, look
+        return [x.id for x in watcher._read_clear()]
+
+    assert found(1.1, upright("A", "C")) == []  # too soon after the last read (0.15 s)
+    assert found(1.3, upright("A", "C")) == []  # one clear read
+    assert found(1.5, upright("K", "C")) == []  # another card: not the same twice
+    assert found(1.7, upright("A", "C")) == []
+    assert found(1.9, upright("A", "C")) == [7]
+    assert tr.id not in watcher.ignored_tracks
+    assert len(tr.crops) == 1 and tr.crops[0] is tr.found_look

@@ -157,6 +157,10 @@ def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> boo
 MAX_VIEWS = 6
 """Upright warps kept per card: the first sightings, then later looks while it rests."""
 
+REFOUND = 0.9
+"""A find sharing this much of the smaller outline with a resting card's is that card found
+again, though its outline moved (a shadow that cut it short has gone): see ``found_look``."""
+
 MOVED = 0.08
 """A card whose corners shifted by more than this fraction of its size is not where it lay:
 a card slid in never lands exactly where the last one lay."""
@@ -208,6 +212,12 @@ class Track:
     found_last: float = -math.inf
     """When it was last found in place, even with something moving there (``last_seen``:
     the last look while all was quiet)."""
+    found_look: np.ndarray | None = None
+    """Its upright warp when it was last found in place (``found_last``; or on much of the
+    same place, :data:`REFOUND`), even with something moving there (``look``: the last one
+    while all was quiet)."""
+    found_quad: np.ndarray | None = None
+    """The outline ``found_look`` was warped from."""
 
     def __post_init__(self) -> None:
         if math.isnan(self.steady_since):
@@ -428,7 +438,7 @@ class CardTracker:
                         and not moved(tr.quad, quads[i])
                         and same_card(tr.look, crops[i])
                     ):
-                        tr.found_last = t
+                        tr.found_last, tr.found_look, tr.found_quad = t, crops[i], quads[i]
                     continue
                 used.discard(i)
                 del matched[k]
@@ -437,6 +447,9 @@ class CardTracker:
                 tr.missing_since = -math.inf
             if i is not None:
                 tr.found_last = t
+                if not moved(tr.quad, quads[i]) or overlap(tr.quad, quads[i]) >= REFOUND:
+                    # (an outline found whole where a shadow had cut it short)
+                    tr.found_look, tr.found_quad = crops[i], quads[i]
                 if not quiet(quads[i]):
                     continue
                 tr.quad, tr.last_seen, tr.misses, tr.missing_since = quads[i], t, 0, math.inf

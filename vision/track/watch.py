@@ -149,6 +149,10 @@ OUT_OF_TURN_S = 2.0
 candidate, seen or covered since) on the side of the seat to move (:meth:`Watcher._waits`):
 the hand that laid it may hover over it that long."""
 
+REREAD_S = 0.15
+"""A card read as no card when it came to rest is read again at most this often (seconds)
+while it lies there (:meth:`Watcher._read_clear`)."""
+
 DOUBT_FACE = 0.2
 """A find lying still in the play area that reads as a face-up card with at least this
 probability, but under an even chance (a far card blurred to a few dozen pixels, a card in a
@@ -243,6 +247,9 @@ class Watcher:
         # face-up card -> plays made when it was taken up (into a hand: Clabber's upcard)
         self.taken_up: dict[Card, int] = {}
         self.ignored_tracks: set[int] = set()
+        self.ignored_reads: dict[int, tuple[float, int]] = {}
+        """Track id -> (when a card read as no card was last read, the card it read clearly as
+        then, or -1): see :meth:`_read_clear`."""
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
         """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
         self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
@@ -405,7 +412,7 @@ class Watcher:
                 events.extend(self._arrived(held, t))  # it led: a trick went by unseen
             else:
                 self.held = held
-        queue, self.waiting = [*self.waiting, *arrived], []
+        queue, self.waiting = [*self.waiting, *self._read_clear(), *arrived], []
         for tr in self._in_turn(queue):
             if self._waits(tr, t):
                 self.waiting.append(tr)
@@ -718,6 +725,7 @@ class Watcher:
         self.labels[tr.id] = int(np.argmax(probs))
         if face_probability(probs) < 0.5:
             self.ignored_tracks.add(tr.id)
+            self.ignored_reads[tr.id] = (t, -1)
             if face_probability(probs) >= DOUBT_FACE:
                 self.doubtful[tr.id] = (tr, probs)
             return []
@@ -762,6 +770,40 @@ class Watcher:
             *self._revise(t),
             *self._trick_events(t),
         ]
+
+    def _read_clear(self) -> list[Track]:
+        """Cards read as no card when they came to rest (a shadow across the index that cut
+        its outline short, glare, a frame's light that flattened it) are read again, a few
+        times a second, from how they are found lying where they lay (light drifting over a
+        card is motion, and keeps its quiet looks from coming): one that then reads clearly
+        as the same card twice running arrives again, read from that look alone (the looks
+        that said nothing would drown it). Twice: a card held a moment over it reads clearly
+        too, but not as the same card twice while it moves."""
+        again = []
+        for tr in self.tracker.live():
+            last = self.ignored_reads.get(tr.id)
+            if (
+                last is None
+                or tr.status != "present"
+                or tr.found_look is None
+                or tr.found_last - last[0] < REREAD_S - 1e-6
+                or tr.id in self.play_of_track
+                or tr.id in self.fixture_tracks
+            ):
+                continue
+            probs = np.asarray(self.reader([tr.found_look]))[0]
+            label = int(np.argmax(probs)) if clear_look(probs) else -1
+            self.ignored_reads[tr.id] = (tr.found_last, label)
+            if label < 0 or label != last[1]:
+                continue
+            self.ignored_tracks.discard(tr.id)
+            self.ignored_reads.pop(tr.id)
+            self.doubtful.pop(tr.id, None)
+            tr.crops = [tr.found_look]
+            if tr.found_quad is not None:
+                tr.quad = tr.found_quad  # the outline it was read clearly from
+            again.append(tr)
+        return again
 
     def _as_it_settled(self, tr: Track, probs: np.ndarray) -> np.ndarray:
         """A card that reads as no card once lying still, read from its looks as it came to
