@@ -170,6 +170,39 @@ def test_a_card_lying_still_a_fifth_of_a_second_arrives_while_an_arm_moves_nearb
     assert arrived[0][0] <= (3 + 4) / 10 + 0.25  # still from 0.7 s: arrived within 0.25 s
 
 
+def test_a_find_where_nothing_moved_does_not_keep_the_watcher_looking() -> None:
+    """A patterned cloth's square found at one look and not the next, where nothing has
+    moved for seconds, is no card coming to rest: the tracker is not busy over it (the
+    watcher then looks twice a second, not ten times). A card laid there a moment ago is."""
+    import cv2
+
+    from vision.detect.preprocess import CARD_H, CARD_W
+
+    table = table_texture("wood", W, H, np.random.default_rng(4))
+    quad = np.float32([card_quad((320, 180), 110, 0)])
+    crop = np.full((1, CARD_H, CARD_W, 3), 200, np.uint8)
+    partial = np.zeros(1, bool)
+
+    def tracker_after(frames: list[np.ndarray]) -> tuple[CardTracker, MotionGate, float]:
+        gate, tracker = MotionGate(), CardTracker()
+        for k, img in enumerate(frames):
+            gate.update(img, k / 30)
+        t = len(frames) / 30
+        tracker.update(quad, crop, partial, gate, t)
+        assert [tr.status for tr in tracker.tracks] == ["candidate"]
+        return tracker, gate, t
+
+    tracker, gate, t = tracker_after([table] * 90)  # three still seconds
+    assert not tracker.busy(gate, t)
+    # the same find where a card was laid 1.2 s ago (the table still since: longer than
+    # motion alone keeps the tracker busy)
+    laid = table.copy()
+    cv2.fillConvexPoly(laid, quad[0].astype(np.int32), (235, 235, 235))
+    tracker, gate, t = tracker_after([table] * 54 + [laid] * 36)
+    assert t - gate.last_any > 1.0
+    assert tracker.busy(gate, t)
+
+
 def test_same_card_tells_a_card_from_another_either_way_up() -> None:
     a = plain_card("K", "S", 160, 240)
     assert same_card(a, np.rot90(a, 2))

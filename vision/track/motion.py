@@ -57,11 +57,7 @@ class MotionGate:
             return False
         diff = cv2.absdiff(grey, self.prev)
         self.prev = grey
-        moving = (diff > self.threshold).astype(np.uint8)
-        padded = np.zeros((gh * self.cell, gw * self.cell), np.uint8)
-        padded[:sh, :sw] = moving
-        counts = padded.reshape(gh, self.cell, gw, self.cell).sum(axis=(1, 3))
-        hot = counts >= 2
+        hot = self._hot(diff > self.threshold)
         if hot.any():
             assert self.last_motion is not None
             # a moving cell also disturbs its neighbours' detections (shadows, blur)
@@ -82,13 +78,16 @@ class MotionGate:
         if self.looked is None or self.prev is None or self.looked.shape != self.prev.shape:
             return True
         moving = cv2.absdiff(self.prev, self.looked) > self.threshold
-        if not moving.any():
-            return False
+        return bool(moving.any() and self._hot(moving).any())
+
+    def _hot(self, moving: np.ndarray) -> np.ndarray:
+        """The cells (of :attr:`cell` x :attr:`cell` pixels of the tiny copy) in which at
+        least two of the ``moving`` pixels (booleans, the tiny copy's shape) lie."""
         sh, sw = moving.shape
         gh, gw = -(-sh // self.cell), -(-sw // self.cell)
         padded = np.zeros((gh * self.cell, gw * self.cell), np.uint8)
         padded[:sh, :sw] = moving
-        return bool((padded.reshape(gh, self.cell, gw, self.cell).sum(axis=(1, 3)) >= 2).any())
+        return np.asarray(padded.reshape(gh, self.cell, gw, self.cell).sum(axis=(1, 3)) >= 2)
 
     def _small(
         self,
@@ -295,10 +294,19 @@ class CardTracker:
         return [t for t in self.tracks if t.status in ("candidate", "present")]
 
     def busy(self, gate: MotionGate, t: float) -> bool:
-        """Something moved a moment ago, or a card is still settling or being missed."""
+        """Something moved a moment ago, or a card is still settling or being missed. A
+        candidate found where nothing had moved for a good while before (longer than a card
+        takes to arrive, or to be lost) is no card coming to rest: a patterned cloth's
+        square, found at one look and not the next, on a still table (it is still looked
+        at, twice a second)."""
         times = self.times
-        return t - gate.last_any < times.rest_s + times.settle_s + times.gone_s or any(
-            tr.status == "candidate" or tr.misses for tr in self.tracks
+        if t - gate.last_any < times.rest_s + times.settle_s + times.gone_s:
+            return True
+        recent = times.rest_s + times.settle_s + times.gone_s + times.lost_s
+        return any(
+            tr.misses
+            or (tr.status == "candidate" and gate.last_motion_in(tr.quad) >= tr.first_seen - recent)
+            for tr in self.tracks
         )
 
     def wants_detection(self, gate: MotionGate, t: float) -> bool:

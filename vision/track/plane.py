@@ -468,8 +468,12 @@ def calibrate_frame(
         # the same size and shape
         # (from the cards that agree best: a held card or a hand taken for a card would
         # bend the plane; with all the players' cards found, one may be left out)
+        # (with more finds than players, one setup card's outline may be off, a glare spot
+        # joined to it, and a find that is no card fit in its place: the plane of the
+        # players' cards but one, when it fits far better, finds that card whole)
         n = len(found.quads)
-        sizes = [min(players, n)] + ([n - 1] if n >= 3 and n <= players else [])
+        k = min(players, n)
+        sizes = [k] + ([k - 1] if n >= 3 and (n <= players or k - 1 >= 3) else [])
         fit = None
         for k in sizes:
             try:

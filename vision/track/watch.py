@@ -232,6 +232,9 @@ class Watcher:
         self.gate = MotionGate()
         self.last_found: Finds | None = None
         """What the last detection found (a look at an unchanged table reuses it)."""
+        self.last_crops: tuple[np.ndarray, np.ndarray] | None = None
+        """The view's outlines the last look kept and their warps from the frame (a look
+        reusing the last detection reuses them too: the picture has not changed)."""
         self.tracker = CardTracker(times, replaceable=self._replaceable)
         self.labels: dict[int, int] = {}  # track id -> the label index it was read as
         self.detect: Callable[[np.ndarray], Finds] = detector or detect
@@ -250,6 +253,8 @@ class Watcher:
         self.ignored_reads: dict[int, tuple[float, int]] = {}
         """Track id -> (when a card read as no card was last read, the card it read clearly as
         then, or -1): see :meth:`_read_clear`."""
+        self.reread_looks: dict[int, np.ndarray] = {}
+        """Track id -> the look it was last read again from (:meth:`_read_clear`)."""
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
         """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
         self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
@@ -333,6 +338,7 @@ class Watcher:
             return []
         work = image if self.view is None else self.view.warp(image)
         found: Finds
+        reused = False
         if (
             self.last_found is not None
             and not self.tracker.busy(self.gate, t)
@@ -341,6 +347,7 @@ class Watcher:
             # a still table's look (twice a second) at a picture that has not changed since
             # the last look: what that look found stands (detection is most of a frame's cost)
             found = self.last_found
+            reused = True
         else:
             if self.hints:
                 from vision.detect.find import detect
@@ -383,7 +390,12 @@ class Watcher:
                     )
                 ]
             quads, partial = quads[keep], partial[keep]
-            crops = self._full_crops(image, quads)
+            last = self.last_crops
+            if reused and last is not None and np.array_equal(last[0], quads):
+                crops = last[1]
+            else:
+                crops = self._full_crops(image, quads)
+                self.last_crops = (quads, crops)
             self.frame = image
         events: list[WatchEvent] = []
         shift = self._camera_moved(quads, crops)
@@ -424,6 +436,7 @@ class Watcher:
             events.extend(self._arrived(tr, t))
         for tr in left:
             events.extend(self._left(tr, t))
+            self.reread_looks.pop(tr.id, None)  # (a session's memory stays small)
         if self._look_again() or self.looked_again:
             self.looked_again = False
             events.extend(self._revise(t))
@@ -791,13 +804,18 @@ class Watcher:
                 or tr.id in self.fixture_tracks
             ):
                 continue
+            before = self.reread_looks.get(tr.id)
+            if last[1] < 0 and before is not None and np.array_equal(before, tr.found_look):
+                continue  # the very same pixels (a still table's look): they say nothing yet
             probs = np.asarray(self.reader([tr.found_look]))[0]
             label = int(np.argmax(probs)) if clear_look(probs) else -1
             self.ignored_reads[tr.id] = (tr.found_last, label)
+            self.reread_looks[tr.id] = tr.found_look
             if label < 0 or label != last[1]:
                 continue
             self.ignored_tracks.discard(tr.id)
             self.ignored_reads.pop(tr.id)
+            self.reread_looks.pop(tr.id, None)
             self.doubtful.pop(tr.id, None)
             tr.crops = [tr.found_look]
             if tr.found_quad is not None:
