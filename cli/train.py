@@ -40,7 +40,7 @@ examples:
   trickcam train --corners --data /tmp/corners --out /tmp/c.onnx --steps 20   a smoke run
   trickcam train --suits                          the shipped suit reader (~25 min on 2 cores)
   trickcam train --suits --out /tmp/s.onnx --limit 300 --epochs 1 --width 4   a smoke run
-  trickcam train --covered                        the shipped one-corner reader (~15 min)
+  trickcam train --covered                        the shipped one-corner reader (~30-45 min on 2 cores)
 """
 
 
@@ -209,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
 def run_covered(args: argparse.Namespace) -> int:
     """The card recipe plus covered index corners, trained in a scratch folder, exported as
     OUT/covered.onnx + covered.json (``vision.read.classify.COVERED_MODEL_PATH``)."""
+    args = argparse.Namespace(**vars(args))  # a copy: the caller's arguments stay as given
     out = Path(args.out)
     if not args.extra:
         args.extra = COVERED_DATA

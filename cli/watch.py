@@ -87,7 +87,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--fps", type=float, help="frame rate of an image folder (default 2)")
     p.add_argument("--out", type=Path, required=True, help="the hand record to write (JSON)")
-    p.add_argument("--table", type=Path, help="table file from 'trickcam calibrate'")
+    p.add_argument(
+        "--table",
+        type=Path,
+        help="table file from 'trickcam calibrate': where the table and each seat lie for a "
+        "camera at an angle (without one: a camera straight above the table, seat 0 at the "
+        "bottom edge of the picture, the others clockwise)",
+    )
     p.add_argument("--annotate", type=Path, help="write the annotated video here (mp4)")
     p.add_argument("--post", metavar="URL", help="a table of 'trickcam serve': .../api/tables/ID")
     p.add_argument("--token", help="the table's scorer token (with --post); visible to other "
@@ -180,6 +186,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             reader = classifier_reader(str(args.model) if args.model else None)
         watcher = Watcher(spec, reader, geometry)
+        if geometry is None and not args.quiet:
+            _warn(
+                "no --table: the camera is taken to look straight down on the table, seat 0 at "
+                "the bottom edge of the picture (a camera at an angle: `trickcam calibrate` first)"
+            )
     except (RulesError, SourceError, TableFileError, ModelError, ValueError) as exc:
         print(f"trickcam watch: {exc}", file=sys.stderr)
         return 2

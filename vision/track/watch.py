@@ -271,6 +271,8 @@ class Watcher:
         """The last frame looked at (a calibrated plane: cards are read from it)."""
         self.detections = 0
         self.frames = 0
+        self.gated = -math.inf
+        """When the motion gate last saw a frame."""
         self.gathered = 0
         self.bare_look: np.ndarray | None = None
         """The play area with no card on it (coarse, colour): what covers it is told from it."""
@@ -322,8 +324,11 @@ class Watcher:
     # -- the loop ---------------------------------------------------------------------------
     def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
         self.frames += 1
-        if t - self.tracker.last_detection < self.tracker.times.look_s - 1e-6:
-            return []  # looked a moment ago (30 fps: two frames in three go straight by)
+        if t - max(self.tracker.last_detection, self.gated) < self.tracker.times.look_s - 1e-6:
+            # looked a moment ago (30 fps: two frames in three go straight by); a still table
+            # is watched for motion as often as a busy one is looked at, no oftener
+            return []
+        self.gated = t
         self.frame_size = (image.shape[1], image.shape[0])
         if self.geometry.plane is not None and self.view is None:
             self._make_view(self.frame_size)
