@@ -98,6 +98,27 @@ def test_a_hand_over_the_card_glare_or_a_ringed_sign_is_no_opinion() -> None:
     assert count_pips(ace) is None
 
 
+def test_pips_mirror_by_their_boxes_and_a_long_line_is_no_pip() -> None:
+    """Bellot's sixes draw their middle pips a little above the middle line, and a heart's
+    ink lies mostly in its top half: mirrored through the card's middle by their ink, the
+    upright hearts matched no upside-down ones and the 6H gave no count (fresh seed 10161:
+    read 10H in four Clag hands). By their boxes every six counts; a 10 whose lower pips a
+    sleeve hides gives no count, not a short one; index signs joined to a border's long
+    brackets (kde-ancient-egyptians' 2C, mirroring each other as pips run into their index
+    would) are no pips: no count, not 4."""
+    decks = _decks(("bellot", "tigullio", "kde-ancient-egyptians"))
+    for code in ("6H", "6D", "6C", "6S"):
+        assert count_pips(cv2.resize(decks["bellot"][code][:, :, :3], (160, 240))) == 6, code
+    ten = cv2.resize(decks["tigullio"]["10H"][:, :, :3], (160, 240))
+    assert count_pips(ten) == 10
+    for cut in (0.45, 0.55, 0.62, 0.7):
+        hidden = ten.copy()
+        hidden[int(cut * 240) :, 12:148] = 235  # a white sleeve over the lower part
+        assert count_pips(hidden) is None, cut
+    two = cv2.resize(decks["kde-ancient-egyptians"]["2C"][:, :, :3], (160, 240))
+    assert count_pips(two) in (None, 2)
+
+
 def test_counts_agreed_on_outweigh_a_sure_index_and_others_change_nothing() -> None:
     """The tigullio 8H the classifier read 9H at 0.997 (fresh seed 9960): eight pips counted
     on its views make it 8H; counts that do not agree leave the reading as it was."""

@@ -73,6 +73,11 @@ PAIR_TOLERANCE = 0.07
 """Two pips are a point-symmetric pair when one lies within this distance of the other's
 mirror image through the card's middle (the card's width and height each counted as 1)."""
 
+PIP_SPAN = 0.4
+"""No pip's box reaches across more than this share of the card's width or height (a pip
+run into its index beside it: about a third of the width; kde-ancient-egyptians' index signs
+joined to its border's brackets reach across two thirds: its 2C counted 4)."""
+
 
 def ink_mask(card: np.ndarray) -> np.ndarray:
     """Ink pixels (uint8 0/255) of an upright BGR card image, white-balanced on its paper
@@ -135,6 +140,12 @@ def count_pips(card: np.ndarray) -> int | None:
     if (np.abs(sizes[pips] - median) > SAME_SIZE * median).any():
         return None
     count = int(pips.sum())
+    # a pip is small: a thin line with a sign on it (a border's bracket run into an index's
+    # sign) is no pip, whatever its area
+    if (stats[pips, cv2.CC_STAT_WIDTH] > PIP_SPAN * w).any() or (
+        stats[pips, cv2.CC_STAT_HEIGHT] > PIP_SPAN * h
+    ).any():
+        return None
     if not 1 <= count <= 10:
         return None
     if count == 1:
@@ -155,7 +166,11 @@ def count_pips(card: np.ndarray) -> int | None:
     np.fill_diagonal(overlap, 0)
     if (overlap > OVERLAP * np.minimum(box[:, None], box[None, :])).any():
         return None
-    pts = centroids[pips] / np.array([w, h], np.float64)
+    # each pip's box's middle, mirrored through the card's: a heart's ink lies mostly in its
+    # top half, so the middle of its ink is no mirror image of an upside-down heart's
+    # (bellot's 6H, its middle pips drawn a little above the middle line as well, gave no
+    # count: fresh seed 10161 read it 10H)
+    pts = np.column_stack([(bx0 + bx1) / 2, (by0 + by1) / 2]) / np.array([w, h], np.float64)
     d = np.linalg.norm(pts[:, None, :] - (1.0 - pts)[None, :, :], axis=2)
     alone = d.min(axis=1) > PAIR_TOLERANCE
     # a 7's extra pip on the middle line is the only pip without its mirror image
