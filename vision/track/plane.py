@@ -472,8 +472,8 @@ def calibrate_frame(
         # joined to it, and a find that is no card fit in its place: the plane of the
         # players' cards but one, when it fits far better, finds that card whole)
         n = len(found.quads)
-        k = min(players, n)
-        sizes = [k] + ([k - 1] if n >= 3 and (n <= players or k - 1 >= 3) else [])
+        most = min(players, n)
+        sizes = [most] + ([most - 1] if n >= 3 and (n <= players or most - 1 >= 3) else [])
         fit = None
         for k in sizes:
             try:

@@ -442,6 +442,7 @@ class Watcher:
         for tr in left:
             events.extend(self._left(tr, t))
             self.reread_looks.pop(tr.id, None)  # (a session's memory stays small)
+            self.ignored_reads.pop(tr.id, None)
         if self._look_again() or self.looked_again:
             self.looked_again = False
             events.extend(self._revise(t))
