@@ -51,6 +51,7 @@ from vision.read.decode import (
 )
 from vision.read.pips import count_pips, pips_doubt, with_pips
 from vision.read.suits import SuitReader, suit_doubt, with_suit
+from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
@@ -230,6 +231,8 @@ class Watcher:
         """Track id -> the seat it was given with the cards come to rest with it
         (:meth:`_seats_together`), until it is placed."""
         self.gate = MotionGate()
+        self.anchor = CameraAnchor()
+        """The whole frame watched for a knocked camera while too few cards lie to tell it."""
         self.last_found: Finds | None = None
         """What the last detection found (a look at an unchanged table reuses it)."""
         self.last_crops: tuple[np.ndarray, np.ndarray] | None = None
@@ -332,6 +335,19 @@ class Watcher:
         self.frame_size = (image.shape[1], image.shape[0])
         if self.geometry.plane is not None and self.view is None:
             self._make_view(self.frame_size)
+        events: list[WatchEvent] = []
+        if self.view is not None:
+            # fewer than two cards lying: a knock is found from the whole frame (the table's
+            # edges, the piles), as it cannot be from the cards (:meth:`_camera_moved`)
+            lying = sum(tr.status == "present" for tr in self.tracker.live())
+            motion = self.anchor.update(image, t, act=lying < 2)
+            if motion is not None:
+                # a table point seen at p before is seen at motion @ p now
+                self.view = self.view.moved(self.view.homography @ np.linalg.inv(motion))
+                self.gate, self.last_found, self.last_crops = MotionGate(), None, None
+                moved = centre_shift(motion, self.frame_size)
+                text = f"the camera moved ({moved:.0f} px): the table found again by its edges, no play re-seated"
+                events.append(WatchEvent("note", t, text=text))
         if self.view is None:
             self.size = self.frame_size
             moved = self.gate.update(image, t)
@@ -402,7 +418,6 @@ class Watcher:
                 crops = self._full_crops(image, quads)
                 self.last_crops = (quads, crops)
             self.frame = image
-        events: list[WatchEvent] = []
         shift = self._camera_moved(quads, crops)
         if shift is not None:
             quads = quads - shift.astype(np.float32)
@@ -567,6 +582,7 @@ class Watcher:
         )
         self.view = self.view.moved(back @ self.view.homography)
         self.gate = MotionGate()
+        self.anchor.reset()
         return median
 
     def _full_crops(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:

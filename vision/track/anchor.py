@@ -1,0 +1,216 @@
+"""Has the camera itself moved? A knock seen from the whole frame, not from the cards.
+
+:meth:`vision.track.watch.Watcher._camera_moved` finds a knocked camera from the cards lying
+on the table (they all seem to move together, each still looking the same). With fewer than
+two cards lying (a trick just gathered, the table bare before the next lead) there is nothing
+to find the table by that way, and a knock then leaves the play area's view off by as much as
+half a card: the next lead lies on the wrong seat's side. :class:`CameraAnchor` watches the
+whole frame instead: the table's edges, the piles, the room behind stay where they were unless
+the camera moved.
+
+Cheap, every ``check_s``: the frame, grey and small (``side`` pixels across), is compared with
+a reference frame of the same camera by phase correlation (``cv2.phaseCorrelate``, a Hanning
+window); while it finds no shift the reference follows the frame (cards laid, light drifting).
+A shift of ``MIN_SHIFT`` frame pixels or more, found twice running in the same place, is
+checked before it is believed: the exact motion (a shift and a turn) is fitted to the two
+frames by ``cv2.findTransformECC`` at ``confirm_side`` pixels across, and it must bring most
+of the frame's textured tiles into line (a pile picked up, an arm or a held fan moving as one
+never does that) and be a camera's knock (a few degrees at most).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+MIN_SHIFT = 8.0
+"""Frame pixels (the longer side 1280) below which the camera is taken not to have moved (a
+hand-held stand's shake is a pixel or two)."""
+MAX_SHIFT = 0.08
+"""A knock moves the frame by at most this fraction of its long side (more is the scene
+changing, not the camera)."""
+MAX_TURN = 3.0
+"""Degrees: a knocked stand turns the camera a little, never more."""
+STILL_S = 1.0
+"""Seconds without the quick look telling the camera still, after which the exact fit is
+asked (at most so often)."""
+GRID = 4
+"""Tiles a side the fit is checked on."""
+
+
+def centre_shift(motion: np.ndarray, size: tuple[int, int]) -> float:
+    """How far ``motion`` (3 x 3 or 2 x 3) moves the middle of a frame of ``size`` (width,
+    height), in its pixels."""
+    centre = np.array([size[0] / 2, size[1] / 2])
+    moved = np.asarray(motion, np.float64)[:2, :2] @ centre + np.asarray(motion)[:2, 2] - centre
+    return float(np.hypot(*moved))
+
+
+def _edges(grey: np.ndarray) -> np.ndarray:
+    """The strength of the edges of a grey picture (slow light changes and shadows' soft
+    edges fade; the table's edges and the cards' stay)."""
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.GaussianBlur(cv2.magnitude(gx, gy), (0, 0), 1.5)
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6))
+
+
+class CameraAnchor:
+    """Feed frames (:meth:`update`); get the camera's motion when it was knocked."""
+
+    def __init__(self, check_s: float = 0.3, side: int = 160, confirm_side: int = 320) -> None:
+        self.check_s, self.side, self.confirm_side = check_s, side, confirm_side
+        self.ref: np.ndarray | None = None
+        """The reference frame, grey, ``confirm_side`` across (the small copy is made from it)."""
+        self.ref_small: np.ndarray | None = None
+        self.window: np.ndarray | None = None
+        self.last = -math.inf
+        self.pending: tuple[float, float] | None = None
+        """A shift (frame pixels) found once, waiting to be found again."""
+        self.still_t = -math.inf
+        """When the frame was last seen to be the reference's camera's."""
+        self.fitted_t = -math.inf
+        self.checks = 0
+        self.confirms = 0
+
+    def reset(self) -> None:
+        """Forget the reference (the view was moved another way: start again from the next
+        frame)."""
+        self.ref = self.ref_small = None
+        self.pending = None
+
+    def _grey(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        h, w = grey.shape
+        f = self.confirm_side / max(h, w)
+        mid = cv2.resize(grey, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        k = self.side / self.confirm_side
+        mh, mw = mid.shape
+        small = cv2.resize(mid, (round(mw * k), round(mh * k)), interpolation=cv2.INTER_AREA)
+        return mid.astype(np.float32), small.astype(np.float32), f
+
+    def update(self, image: np.ndarray, t: float, act: bool = True) -> np.ndarray | None:
+        """Look at ``image`` (at most every ``check_s``). Returns the camera's motion (3 x 3,
+        frame pixels before -> frame pixels now) once a knock is confirmed, else None. With
+        ``act`` False the reference is kept up to date but no knock is looked into (cards
+        lying on the table tell a knock better)."""
+        if t - self.last < self.check_s - 1e-6:
+            return None
+        self.last = t
+        mid, small, f = self._grey(image)
+        if self.ref is None or self.ref_small is None or self.ref_small.shape != small.shape:
+            self._follow(mid, small, t)
+            self.window = cv2.createHanningWindow(small.shape[::-1], cv2.CV_32F)
+            return None
+        self.checks += 1
+        (dx, dy), response = cv2.phaseCorrelate(self.ref_small, small, self.window)
+        k = self.confirm_side / self.side  # mid pixels per small pixel
+        dx, dy = dx * k, dy * k
+        norm = 1280.0 / max(mid.shape)  # mid pixels -> pixels of a 1280 frame
+        shift = math.hypot(dx, dy) * norm
+        big = MIN_SHIFT <= shift <= MAX_SHIFT * 1280 and response >= 0.1
+        if not big and shift < MIN_SHIFT / 2 and response >= 0.15:
+            self.pending = None
+            self._follow(mid, small, t)  # the same camera: follow the scene
+            return None
+        motion: np.ndarray | None = None
+        if big and self.pending is not None:
+            near = math.hypot(dx - self.pending[0], dy - self.pending[1]) * norm <= 6
+            self.pending = None
+            if near and act:
+                motion = self._fit(self.ref, mid, dx, dy)
+        elif big:
+            self.pending = (dx, dy)
+            return None
+        elif t - self.still_t >= STILL_S and t - self.fitted_t >= STILL_S:
+            # the quick look has not told for a while (shadows crossing, arms, the light
+            # drifting): the exact fit tells whether the camera is where it was
+            self.fitted_t = t
+            motion = self._fit(self.ref, mid, 0.0, 0.0)
+            if motion is not None and self._shift(motion, mid.shape) < MIN_SHIFT / 2:
+                self._follow(mid, small, t)
+                return None
+            if not act:
+                return None
+        if motion is None or not self._knocked(self.ref, mid, motion):
+            return None
+        finer = self._refine(self.ref, mid, motion)
+        if finer is not None and self._knocked(self.ref, mid, finer):
+            motion = finer
+        self.confirms += 1
+        self._follow(mid, small, t)
+        self.pending = None
+        to_mid = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1.0]])
+        return np.asarray(np.linalg.inv(to_mid) @ motion @ to_mid)
+
+    def _follow(self, mid: np.ndarray, small: np.ndarray, t: float) -> None:
+        self.ref, self.ref_small, self.still_t = mid, small, t
+
+    @staticmethod
+    def _shift(motion: np.ndarray, shape: tuple[int, ...]) -> float:
+        """How far ``motion`` moves the frame's middle, in pixels of a 1280 frame."""
+        h, w = shape[:2]
+        return centre_shift(motion, (w, h)) * 1280.0 / max(h, w)
+
+    @staticmethod
+    def _fit(ref: np.ndarray, cur: np.ndarray, dx: float, dy: float) -> np.ndarray | None:
+        """The shift and turn (3 x 3, ``ref`` pixels -> ``cur`` pixels) that fits the two
+        frames best (``cv2.findTransformECC``), from the shift (``dx``, ``dy``); None: no fit."""
+        a = cv2.GaussianBlur(ref, (0, 0), 1.0)
+        b = cv2.GaussianBlur(cur, (0, 0), 1.0)
+        warp = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)  # cur -> ref, as ECC fits it
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+        try:
+            _, warp = cv2.findTransformECC(b, a, warp, cv2.MOTION_EUCLIDEAN, criteria, None, 5)
+        except cv2.error:
+            return None
+        return np.vstack([cv2.invertAffineTransform(warp), [0.0, 0.0, 1.0]])
+
+    @staticmethod
+    def _refine(ref: np.ndarray, cur: np.ndarray, motion: np.ndarray) -> np.ndarray | None:
+        """``motion`` fitted again to the two frames' edges (:func:`_edges`): the light's
+        slow changes and the shadows' soft edges no longer pull it."""
+        warp = cv2.invertAffineTransform(motion[:2]).astype(np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+        try:
+            _, warp = cv2.findTransformECC(
+                _edges(cur), _edges(ref), warp, cv2.MOTION_EUCLIDEAN, criteria, None, 5
+            )
+        except cv2.error:
+            return None
+        return np.vstack([cv2.invertAffineTransform(warp), [0.0, 0.0, 1.0]])
+
+    def _knocked(self, ref: np.ndarray, cur: np.ndarray, motion: np.ndarray) -> bool:
+        """Is ``motion`` a knocked camera: a shift of a few percent, a turn of a few degrees,
+        that brings most of the frame's textured tiles into line and hardly any out of it?"""
+        turn = math.degrees(math.atan2(float(motion[1, 0]), float(motion[0, 0])))
+        if (
+            abs(turn) > MAX_TURN
+            or not MIN_SHIFT <= self._shift(motion, ref.shape) <= MAX_SHIFT * 1280
+        ):
+            return False
+        a = cv2.GaussianBlur(ref, (0, 0), 1.0)
+        b = cv2.GaussianBlur(cur, (0, 0), 1.0)
+        h, w = a.shape
+        aligned = cv2.warpAffine(a, motion[:2], (w, h), flags=cv2.INTER_LINEAR)
+        valid = cv2.warpAffine(np.ones_like(a), motion[:2], (w, h), flags=cv2.INTER_NEAREST)
+        better = worse = textured = 0
+        for i in range(GRID):
+            for j in range(GRID):
+                ys = slice(i * h // GRID, (i + 1) * h // GRID)
+                xs = slice(j * w // GRID, (j + 1) * w // GRID)
+                if valid[ys, xs].min() < 1 or float(a[ys, xs].std()) < 4.0:
+                    continue  # cut by the frame's edge, or plain cloth (no evidence)
+                textured += 1
+                gain = _ncc(aligned[ys, xs], b[ys, xs]) - _ncc(a[ys, xs], b[ys, xs])
+                better += gain >= 0.05
+                worse += gain <= -0.05
+        return textured >= 4 and better >= 0.6 * textured and worse <= 0.15 * textured
