@@ -69,10 +69,16 @@ RUN_IN = 1.15
 """A pip run into its index is at least this much bigger than the median pip (an index's
 own suit sign, beside it, is not)."""
 
+RUN_IN_MAX = 1.6
+"""... and at most this much bigger: the pip and a piece of its index (bellot's 6H, the
+bottom pip joined to the upside-down index's sign in a soft far view, 1.5 pips: fresh seed
+10220 read it 10H, no count to say otherwise); two pips run together are twice one."""
 PAIR_TOLERANCE = 0.07
 """Two pips are a point-symmetric pair when one lies within this distance of the other's
 mirror image through the card's middle (the card's width and height each counted as 1)."""
 
+MIDDLE_ROW = 0.1
+"""Pips within this share of the card's height of its middle line lie on the middle row."""
 PIP_SPAN = 0.4
 """No pip's box reaches across more than this share of the card's width or height (a pip
 run into its index beside it: about a third of the width; kde-ancient-egyptians' index signs
@@ -131,13 +137,14 @@ def count_pips(card: np.ndarray) -> int | None:
     by_index = ((x0 < iw) | (x1 > w - iw)) & ((y0 < ih) | (y1 > h - ih))
     if (rim & ~by_index).any():
         return None
-    if (np.abs(sizes[rim] - median) > SAME_SIZE * median).any():
+    # (a pip run into its index carries a piece of the index with it: up to RUN_IN_MAX pips)
+    if (sizes[rim] < (1 - SAME_SIZE) * median).any() or (sizes[rim] > RUN_IN_MAX * median).any():
         return None
     pips = (cand | rim) & (sizes >= SPECKS * median)
     # ink in bits (a pip washed out by glare, a noisy dark frame): the count may be short
     if sizes[loose | (cand & ~pips)].sum() > LOOSE_INK * median:
         return None
-    if (np.abs(sizes[pips] - median) > SAME_SIZE * median).any():
+    if (np.abs(sizes[pips & ~rim] - median) > SAME_SIZE * median).any():
         return None
     count = int(pips.sum())
     # a pip is small: a thin line with a sign on it (a border's bracket run into an index's
@@ -172,6 +179,14 @@ def count_pips(card: np.ndarray) -> int | None:
     # count: fresh seed 10161 read it 10H)
     pts = np.column_stack([(bx0 + bx1) / 2, (by0 + by1) / 2]) / np.array([w, h], np.float64)
     d = np.linalg.norm(pts[:, None, :] - (1.0 - pts)[None, :, :], axis=2)
+    # two pips side by side on the middle row mirror each other across it, wherever on the
+    # row they lie (bellot's 6H and 6D draw that row a little above the middle line: in a
+    # soft far view 0.08 off; fresh seed 10220 read its 6H 10H)
+    row = np.abs(pts[:, 1] - 0.5) <= MIDDLE_ROW
+    across = np.abs(pts[:, None, 0] - (1.0 - pts)[None, :, 0])
+    level = np.abs(pts[:, None, 1] - pts[None, :, 1])
+    side = row[:, None] & row[None, :] & (level <= PAIR_TOLERANCE) & (across <= PAIR_TOLERANCE)
+    d = np.where(side, np.minimum(d, across), d)
     alone = d.min(axis=1) > PAIR_TOLERANCE
     # a 7's extra pip on the middle line is the only pip without its mirror image
     if alone.sum() > 1 or (np.abs(pts[alone, 0] - 0.5) > PAIR_TOLERANCE).any():
