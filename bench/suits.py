@@ -16,8 +16,11 @@ the second look. Per deck and per source it prints:
 and, against the card classifier reading both index corners of the same face (worn, held-out
 designs): how many of the classifier's wrong suits the reader catches (sure of the right suit)
 and how many right ones it would wrongly doubt. "worn" is bench/pips.py's: each card shrunk to
-70-120 px long, blurred, tinted and noised, then warped up to the upright size. Also the median
-time per face (one thread).
+70-120 px long, blurred, tinted and noised, then warped up to the upright size. Then, for the
+worn faces (held-out and trained designs) and the real ones, the card named from its index
+and its sure suit (``with_suit``) before and after the suit it only leans to is weighed too
+(``with_lean``): named right, and right ones made wrong. Also the median time per face (one
+thread).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pips import real_singles, worn  # noqa: E402
 
 from vision.detect.preprocess import LABELS  # noqa: E402
 from vision.read.classify import CardClassifier  # noqa: E402
-from vision.read.suits import SUIT_SURE, SUITS, SuitReader  # noqa: E402
+from vision.read.suits import SUIT_SURE, SUITS, SuitReader, with_lean, with_suit  # noqa: E402
 from vision.render.decks import DeckError, list_decks, load_deck  # noqa: E402
 
 
@@ -58,6 +61,17 @@ def tally(t: Counter[str], code: str, probs: np.ndarray) -> str:
         return "sure"
     t["wrong"] += 1
     return "wrong"
+
+
+def weigh(t: Counter[str], code: str, index: np.ndarray, suit: np.ndarray) -> None:
+    """Count one face named by the classifier's index with the suit reader's sure suit
+    (``with_suit``), before and after its lean is weighed too (``with_lean``)."""
+    before = LABELS[int(np.argmax(with_suit(index, [suit])))] == code
+    after = LABELS[int(np.argmax(with_suit(with_lean(index, [suit]), [suit])))] == code
+    t["faces"] += 1
+    t["before"] += before
+    t["after"] += after
+    t["broken"] += before and not after
 
 
 def line(name: str, t: Counter[str]) -> str:
@@ -83,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     clf = CardClassifier()
     totals = {"clean": Counter[str](), "worn": Counter[str](), "held-out worn": Counter[str]()}
     against = Counter[str]()
+    lean = {"held-out worn": Counter[str](), "trained worn": Counter[str](), "real": Counter[str]()}
     times: list[float] = []
     wrong: list[str] = []
     decks = list_decks()
@@ -113,8 +128,12 @@ def main(argv: list[str] | None = None) -> int:
                     tally(totals["held-out worn"], code, p)
                 if kind == "wrong":
                     wrong.append(f"{deck.name} {code} ({look}): {SUITS[int(np.argmax(p))]}")
-            if look == "worn" and deck.heldout:
+            if look == "worn":
                 read = clf.read_cards(np.stack(images)).probs
+                group = lean["held-out worn" if deck.heldout else "trained worn"]
+                for code, p, q in zip(codes, probs, read, strict=True):
+                    weigh(group, code, q, p)
+            if look == "worn" and deck.heldout:
                 for code, p, q in zip(codes, probs, read, strict=True):
                     index = LABELS[int(np.argmax(q[:52]))]
                     suit, sure = SUITS[int(np.argmax(p))], float(np.max(p)) >= SUIT_SURE
@@ -140,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     for source, name, card, image in real_singles(args.realcards):
         t = per_set.setdefault(source, Counter[str]())
         p = reader([image])[0]
+        weigh(lean["real"], card, clf.read_cards(np.stack([image])).probs[0], p)
         kind = tally(t, card, p)
         tally(real, card, p)
         if kind == "wrong":
@@ -148,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         print(line(f"real {source}", t))
     if real:
         print(line("real, all", real))
+    for name, t in lean.items():
+        print(
+            f"the lean weighed (with_lean), {name}: named right {t['before']} -> {t['after']}"
+            f" of {t['faces']}, right made wrong {t['broken']}"
+        )
     print(f"median time per face: {statistics.median(times) * 1000:.2f} ms (one thread, batched)")
     if args.verbose or wrong:
         for w in wrong:

@@ -29,6 +29,7 @@ from vision.read.suits import (
     leaning,
     suit_doubt,
     sure_suits,
+    with_lean,
     with_suit,
 )
 
@@ -121,6 +122,30 @@ def test_a_suit_the_views_agree_on_outweighs_the_index_and_others_change_nothing
     n, kc, a_s = (LABELS.index(c) for c in ("none", "KC", "AS"))
     assert after[n] / after[kc] == pytest.approx(none[n] / none[kc])
     assert after[a_s] / after[kc] == pytest.approx(SUIT_AGAINST * none[a_s] / none[kc])
+
+
+def test_a_lean_weighs_softly_among_the_cards_only() -> None:
+    """Bellot's AC read AS by a little from its index while its face leans to clubs (the
+    two swapped in development seed 10184's light Clabber): named AC. A sure index is not
+    turned by a lean; a back's or no card's probability is kept; no views, no change."""
+    index = one_hot("AS", 0.62)
+    index[LABELS.index("AC")] = 0.36
+    index /= index.sum()
+    lean = _looks("CC", p=0.8)
+    weighed = with_lean(index, lean)
+    assert int(np.argmax(weighed)) == LABELS.index("AC")
+    assert weighed.sum() == pytest.approx(1.0)
+    sure = one_hot("AS", 0.97)
+    sure[LABELS.index("AC")] = 0.02
+    assert int(np.argmax(with_lean(sure / sure.sum(), lean))) == LABELS.index("AS")
+    none = one_hot("AS", 0.5)
+    none[LABELS.index("none")] = 0.4
+    none /= none.sum()
+    n = LABELS.index("none")
+    assert with_lean(none, lean)[n] == pytest.approx(none[n])
+    assert np.array_equal(with_lean(index, []), index)
+    # a lean to the index's own suit leaves the index's card on top
+    assert int(np.argmax(with_lean(index, _looks("SS", p=0.8)))) == LABELS.index("AS")
 
 
 def test_an_index_whose_face_shows_or_leans_to_another_suit_is_doubted() -> None:

@@ -50,7 +50,7 @@ from vision.read.decode import (
     views_doubt,
 )
 from vision.read.pips import count_pips, pips_doubt, with_pips
-from vision.read.suits import SuitReader, suit_doubt, with_suit
+from vision.read.suits import SuitReader, suit_doubt, with_lean, with_suit
 from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
@@ -671,12 +671,15 @@ class Watcher:
     ) -> np.ndarray:
         """``probs`` weighed with the second looks at ``crops``: the pips counted in their
         middle, the suit their whole face shows."""
-        return with_suit(with_pips(probs, pip_counts(crops, views)), self._suits(crops, views))
+        suits = self._suits(crops, views)
+        return with_suit(with_lean(with_pips(probs, pip_counts(crops, views)), suits), suits)
 
     @staticmethod
     def _weigh(play: PlayEvent) -> None:
         """``play``'s evidence from its views, the pips counted on them and their suit."""
-        play.probs = with_suit(with_pips(combine(play.views), play.pips), play.suits)
+        play.probs = with_suit(
+            with_lean(with_pips(combine(play.views), play.pips), play.suits), play.suits
+        )
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
