@@ -356,7 +356,7 @@ class Watcher:
             moved = self.gate.update(image, t, self.view.to_view, self.size)
         self.tracker.note_motion(moved)
         if not self.tracker.wants_detection(self.gate, t):
-            return []
+            return events  # (a knock's note)
         work = image if self.view is None else self.view.warp(image)
         found: Finds
         reused = False
