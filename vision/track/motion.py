@@ -514,7 +514,7 @@ class CardTracker:
             return True
         # exactly where it lay, though its outline flickers (partly covered: outlined now
         # whole, now from its corner) and with it its look: like one of its recent looks
-        return _moved_by(tr.anchor, quad) < STILL / 2 and any(
+        return _moved_by(tr.anchor, quad) < STILL and any(
             same_card(c, crop, 0.8) for c in tr.recent
         )
 

@@ -345,6 +345,8 @@ class Watcher:
                 # a table point seen at p before is seen at motion @ p now
                 self.view = self.view.moved(self.view.homography @ np.linalg.inv(motion))
                 self.gate, self.last_found, self.last_crops = MotionGate(), None, None
+                # the bare table as the knocked view saw it is no longer the view's
+                self.bare_look = self.empty_table = None
                 moved = centre_shift(motion, self.frame_size)
                 text = f"the camera moved ({moved:.0f} px): the table found again by its edges, no play re-seated"
                 events.append(WatchEvent("note", t, text=text))
