@@ -13,9 +13,12 @@ a reference frame of the same camera by phase correlation (``cv2.phaseCorrelate`
 window); while it finds no shift the reference follows the frame (cards laid, light drifting).
 A shift of ``MIN_SHIFT`` frame pixels or more, found twice running in the same place, is
 checked before it is believed: the exact motion (a shift and a turn) is fitted to the two
-frames by ``cv2.findTransformECC`` at ``confirm_side`` pixels across, and it must bring most
-of the frame's textured tiles into line (a pile picked up, an arm or a held fan moving as one
-never does that) and be a camera's knock (a few degrees at most).
+frames by ``cv2.findTransformECC`` at ``confirm_side`` pixels across (then again on their
+edges' strength, which the light's slow changes do not pull), and it must be a camera's knock
+(a few percent of the frame, a few degrees at most) that brings most of the frame's textured
+tiles nearer and some exactly into line (:func:`_tiles`: a pile picked up, an arm or a held
+fan moving as one never does that). While the quick look cannot tell for a second (shadows
+crossing, arms), the exact fit from no shift tells whether the camera is where it was.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ class CameraAnchor:
         self.window: np.ndarray | None = None
         self.last = -math.inf
         self.pending: tuple[float, float] | None = None
-        """A shift (frame pixels) found once, waiting to be found again."""
+        """A shift (pixels at ``confirm_side``) found once, waiting to be found again."""
         self.still_t = -math.inf
         """When the frame was last seen to be the reference's camera's."""
         self.fitted_t = -math.inf

@@ -347,8 +347,8 @@ class Watcher:
                 self.gate, self.last_found, self.last_crops = MotionGate(), None, None
                 # the bare table as the knocked view saw it is no longer the view's
                 self.bare_look = self.empty_table = None
-                moved = centre_shift(motion, self.frame_size)
-                text = f"the camera moved ({moved:.0f} px): the table found again by its edges, no play re-seated"
+                px = centre_shift(motion, self.frame_size)
+                text = f"the camera moved ({px:.0f} px): the table found again by its edges, no play re-seated"
                 events.append(WatchEvent("note", t, text=text))
         if self.view is None:
             self.size = self.frame_size
