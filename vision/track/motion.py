@@ -153,6 +153,13 @@ def same_card(a: np.ndarray, b: np.ndarray, threshold: float = SAME_CARD) -> boo
     return max(float((sa * sb).sum()), float((sa * sb[::-1, ::-1]).sum())) >= threshold
 
 
+TWICE = 0.6
+"""A find sharing more than this of the smaller outline with another find of the same look is
+the same card found twice: its outline and from its corner, or outlined twice a few pixels apart
+with fingers over it (fresh seed 10250 full Klaberjass: a far 9C held still 0.5 s half under its
+player's hand, found as two cards 10 px apart sharing 77 %, played twice, and every later trick
+shifted). Two cards cannot both show their whole outline while one covers most of the other."""
+
 MAX_VIEWS = 6
 """Upright warps kept per card: the first sightings, then later looks while it rests."""
 
@@ -489,8 +496,8 @@ class CardTracker:
                 continue
             if any(overlap(q, tr.quad) > 0.4 for tr in keep):
                 continue  # a card of this trick, partly covered: not a new card
-            if any(overlap(q, quads[j]) > 0.8 for j in used):
-                continue  # the same card found twice (its outline, and from its corner)
+            if any(overlap(q, quads[j]) > TWICE for j in used):
+                continue  # the same card found twice (see TWICE)
             used.add(i)
             self.tracks.append(Track(self.next_id, q, t, t, [crops[i]]))
             self.next_id += 1
