@@ -325,6 +325,27 @@ def test_a_place_looking_as_the_table_did_bare_is_bare_through_folds_and_shade()
     assert not TableLook(table, table[:100]).bare(quad, [])
 
 
+def test_a_ring_of_many_colours_does_not_make_a_card_look_like_the_cloth() -> None:
+    """Fresh seed 10265 hands Klaberjass: a hand hovering over a trick covered much of each
+    card's ring; the ring's wide spread (cloth, shaded skin, sleeve) widened the tolerance
+    until the card under the fingers looked 'like the cloth round it', both cards left under
+    the hand and the trick was taken for gathered. The tolerance is bounded (BARE_TOL): here
+    the ring is cloth in every channel's median, but most of it is other colours."""
+    from vision.track.motion import TableLook
+
+    cloth, a, b = (100, 150, 60), (100, 150, 255), (250, 150, 60)
+    # patches of 16 px: four in ten of cloth, three of each other colour
+    pick = np.random.default_rng(0).choice(3, size=(H // 16 + 1, W // 16 + 1), p=[0.4, 0.3, 0.3])
+    img = np.array([cloth, a, b], np.uint8)[np.kron(pick, np.ones((16, 16), int))[:H, :W]]
+    quad = card_quad((320, 180), 110, 0)
+    x0, y0, x1, y1 = (int(v) for v in (*quad.min(axis=0), *quad.max(axis=0)))
+    bare, covered = img.copy(), img.copy()
+    bare[y0:y1, x0:x1] = cloth  # the card gone: its place is the cloth
+    covered[y0:y1, x0:x1] = (200, 200, 200)  # a card in a hand's shade, fingers over it
+    assert TableLook(bare).bare(quad, [])
+    assert not TableLook(covered).bare(quad, [])
+
+
 def test_the_watcher_looks_at_a_still_table_again_only_when_it_changed() -> None:
     """A still table's twice-a-second look reuses the last detection while the picture is
     unchanged (sensor noise only); a card laid is detected and played as before."""

@@ -238,6 +238,13 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 2's 8D, its outline found anew with a shadow (a second find beside it), read
         # as trick 1's 10D: taken for a second card on its seat's side, every trick shifted
         ("hands", "klaberjass", 10020, 10),
+        # trick 2's far 9C held still 0.5 s half under its player's hand: outlined twice 10 px
+        # apart (sharing 77 %), played twice (9C and 9S), and every later trick shifted (3/18)
+        ("full", "klaberjass", 10250, 10),
+        # trick 3's two cards under a hand hovering 0.5 s over them: the ring round each half
+        # hand, half cloth, its wide spread made the fingers and the card "like the cloth", the
+        # trick was taken for gathered and its 7D, back in view, for the next lead (5/18)
+        ("hands", "klaberjass", 10265, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
