@@ -93,9 +93,9 @@ def test_a_big_patterned_thing_moving_as_one_is_no_knock() -> None:
 
 
 def test_while_cards_lie_a_knock_waits_for_the_cards_to_tell_it() -> None:
-    """``act`` False (two cards or more lie: the watcher finds a knock by them): no motion is
-    returned. If the cards told it (``reset``), the knocked camera is the reference from then
-    on; if they did not, the knock is found once the table is bare (``act`` True)."""
+    """``act`` False (a caller telling knocks another way for a while): no motion is
+    returned. If that way told it (``reset``), the knocked camera is the reference from then
+    on; if not, the knock is found once the anchor acts again."""
     rng = np.random.default_rng(6)
     scene = _table(rng)
     knocked = [_noisy(_knocked(scene, (35.0, -20.0), 1.0), rng) for _ in range(20)]

@@ -245,6 +245,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # hand, half cloth, its wide spread made the fingers and the card "like the cloth", the
         # trick was taken for gathered and its 7D, back in view, for the next lead (5/18)
         ("hands", "klaberjass", 10265, 30),
+        # a camera knock while trick 3 lay, all its cards but one under an arm: the cards never
+        # told it, the frame only once the trick had left; its cards, swept away, were then
+        # seen where the moved view showed them and taken for trick 4's plays (11/24)
+        ("full", "clabber", 10271, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

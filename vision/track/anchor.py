@@ -4,9 +4,12 @@
 on the table (they all seem to move together, each still looking the same). With fewer than
 two cards lying (a trick just gathered, the table bare before the next lead) there is nothing
 to find the table by that way, and a knock then leaves the play area's view off by as much as
-half a card: the next lead lies on the wrong seat's side. :class:`CameraAnchor` watches the
-whole frame instead: the table's edges, the piles, the room behind stay where they were unless
-the camera moved.
+half a card: the next lead lies on the wrong seat's side. Even with cards lying, an arm may
+hide all but one of them at the knock, and the tracker then follows that one card to where the
+knocked view shows it (fresh seed 10271 full Clabber): the cards never tell it.
+:class:`CameraAnchor` watches the whole frame instead, whatever lies on the table: the table's
+edges, the piles, the room behind stay where they were unless the camera moved (the watcher
+then moves back the cards and plays found since, :meth:`Watcher._follow_knock`).
 
 Cheap, every ``check_s``: the frame, grey and small (``side`` pixels across), is compared with
 a reference frame of the same camera by phase correlation (``cv2.phaseCorrelate``, a Hanning
@@ -115,6 +118,8 @@ class CameraAnchor:
         self.still_t = -math.inf
         """When the frame was last seen to be the reference's camera's."""
         self.fitted_t = -math.inf
+        self.knocked_after = -math.inf
+        """The last knock found happened after this time (the old camera last seen)."""
         self.checks = 0
         self.confirms = 0
 
@@ -137,8 +142,8 @@ class CameraAnchor:
     def update(self, image: np.ndarray, t: float, act: bool = True) -> np.ndarray | None:
         """Look at ``image`` (at most every ``check_s``). Returns the camera's motion (3 x 3,
         frame pixels before -> frame pixels now) once a knock is confirmed, else None. With
-        ``act`` False the reference is kept up to date but no knock is looked into (cards
-        lying on the table tell a knock better)."""
+        ``act`` False the reference is kept up to date but no knock is looked into (a caller
+        that tells knocks another way for a while)."""
         if t - self.last < self.check_s - 1e-6:
             return None
         self.last = t
@@ -187,6 +192,7 @@ class CameraAnchor:
         if finer is not None and self._knocked(self.ref, mid, finer):
             motion = finer
         self.confirms += 1
+        self.knocked_after = self.still_t
         self._follow(mid, small, t)
         self.pending = None
         to_mid = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1.0]])

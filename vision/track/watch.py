@@ -337,13 +337,15 @@ class Watcher:
             self._make_view(self.frame_size)
         events: list[WatchEvent] = []
         if self.view is not None:
-            # fewer than two cards lying: a knock is found from the whole frame (the table's
-            # edges, the piles), as it cannot be from the cards (:meth:`_camera_moved`)
-            lying = sum(tr.status == "present" for tr in self.tracker.live())
-            motion = self.anchor.update(image, t, act=lying < 2)
+            # a knock found from the whole frame (the table's edges, the piles): with fewer
+            # than two cards lying it cannot be found from the cards (:meth:`_camera_moved`),
+            # and with more an arm may hide all but one of them as it happens
+            motion = self.anchor.update(image, t)
             if motion is not None:
                 # a table point seen at p before is seen at motion @ p now
+                before = self.view.to_view
                 self.view = self.view.moved(self.view.homography @ np.linalg.inv(motion))
+                self._follow_knock(self.view.to_view @ np.linalg.inv(before))
                 self.gate, self.last_found, self.last_crops = MotionGate(), None, None
                 # the bare table as the knocked view saw it is no longer the view's
                 self.bare_look = self.empty_table = None
@@ -464,6 +466,32 @@ class Watcher:
             self.looked_again = False
             events.extend(self._revise(t))
         return events
+
+    def _follow_knock(self, back: np.ndarray) -> None:
+        """The view was moved back onto the table after a knock (``back``: view pixels of the
+        knocked view -> view pixels now). Cards and plays found since the knock were found
+        where the knocked view showed them (the tracker follows a card that seems to slide):
+        they are moved back with it; those not found since lie where they were. Fresh seed
+        10271 full Clabber: a knock while a trick lay, one card under an arm, told by the
+        whole frame only once the trick had left; its cards, swept away, were seen where the
+        moved view showed them and taken for the next trick's plays."""
+        since = self.anchor.knocked_after
+
+        def moved(quad: np.ndarray) -> np.ndarray:
+            pts = np.asarray(quad, np.float64).reshape(-1, 1, 2)
+            out = cv2.perspectiveTransform(pts, back).reshape(np.shape(quad))
+            return np.asarray(out, np.asarray(quad).dtype)
+
+        for tr in self.tracker.live():
+            if tr.last_seen > since:  # (its outline and look are updated together)
+                tr.quad = moved(tr.quad)
+                if tr.anchor is not None:
+                    tr.anchor = moved(tr.anchor)
+            if tr.found_quad is not None and tr.found_last > since:
+                tr.found_quad = moved(tr.found_quad)
+        for p in self.log.plays:
+            if p.t > since and not p.missed:
+                p.quad = moved(p.quad)
 
     def _in_turn(self, arrived: list[Track]) -> list[Track]:
         """Cards come to rest in the same look (a hand or a head lifted off them) in the order
