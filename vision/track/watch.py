@@ -56,7 +56,7 @@ from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
 from vision.track.handread import revise, sure_cards
 from vision.track.motion import MAX_VIEWS
-from vision.track.plane import PlaneView, warp_ordered
+from vision.track.plane import PlaneView, apply_homography, warp_ordered
 from vision.track.seating import (
     SEAT_NEAR_DEGREES,
     SEAT_TIE_DEGREES,
@@ -478,8 +478,7 @@ class Watcher:
         since = self.anchor.knocked_after
 
         def moved(quad: np.ndarray) -> np.ndarray:
-            pts = np.asarray(quad, np.float64).reshape(-1, 1, 2)
-            out = cv2.perspectiveTransform(pts, back).reshape(np.shape(quad))
+            out = apply_homography(back, quad).reshape(np.shape(quad))
             return np.asarray(out, np.asarray(quad).dtype)
 
         for tr in self.tracker.live():
