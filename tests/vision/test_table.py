@@ -245,6 +245,44 @@ def test_one_card_outlined_twice_a_little_apart_is_one_card_and_two_overlapping_
     assert arrivals([left, right], two) == 2
 
 
+def test_a_card_outlined_a_little_off_as_it_came_to_rest_keeps_its_right_outline_too() -> None:
+    """A card outlined 12 px off as it came to rest (a hand's shadow run into it), then outlined
+    right while the hand still moves beside it (development seed 10292 light Clabber: read as
+    no card from the first outline, never read again from the right one, never played): the
+    tracker keeps the look and outline it was last found with (``near_look``), though not "in
+    place", and never while the hand moved takes that for a quiet look."""
+    import cv2
+
+    table = table_texture("green_felt", W, H, np.random.default_rng(9))
+    card = _frame(table, [("JH", (320, 180), 20)])
+    hand = _frame(table, [("JH", (320, 180), 20), ("7C", (320, 80), 70)])
+
+    def warp(quad: np.ndarray) -> np.ndarray:
+        src = np.float32(quad).reshape(4, 2)
+        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
+        return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), (160, 240))
+
+    off = np.float32(card_quad((330, 187), 110, 20))
+    right = np.float32(card_quad((320, 180), 110, 20))
+    gate, tracker = MotionGate(), CardTracker()
+    arrived = []
+    for k in range(8):  # comes to rest outlined off, all quiet round it
+        gate.update(card, k / 10)
+        a, _ = tracker.update(off[None], warp(off)[None], np.zeros(1, bool), gate, k / 10)
+        arrived += a
+    assert len(arrived) == 1
+    tr = arrived[0]
+    assert tr.status == "present" and tr.near_look is not None
+    for k in range(8, 14):  # outlined right, the hand moving beside it every frame
+        gate.update(hand if k % 2 == 0 else card, k / 10)
+        assert gate.last_motion_in(right) == k / 10
+        tracker.update(right[None], warp(right)[None], np.zeros(1, bool), gate, k / 10)
+        assert tr.status == "present" and tr.found_last == k / 10
+        assert tr.near_quad is not None and np.allclose(tr.near_quad, right)
+        assert tr.near_look is not None and same_card(tr.near_look, warp(right))
+        assert np.allclose(tr.quad, off) and tr.last_seen == 0.7  # no quiet look since
+
+
 def test_same_card_tells_a_card_from_another_either_way_up() -> None:
     a = plain_card("K", "S", 160, 240)
     assert same_card(a, np.rot90(a, 2))
@@ -406,7 +444,8 @@ def test_a_card_read_as_no_card_arrives_once_it_reads_clearly_twice() -> None:
     watcher.ignored_reads[tr.id] = (1.0, -1)
 
     def found(t: float, look: np.ndarray) -> list[int]:
-        tr.found_last, tr.found_look = t, look
+        tr.found_last, tr.near_look = t, look
+        tr.near_quad = quad + np.float32([4.0, -3.0])  # found a little way off
         return [x.id for x in watcher._read_clear()]
 
     assert found(1.1, upright("A", "C")) == []  # too soon after the last read (0.15 s)
@@ -415,4 +454,5 @@ def test_a_card_read_as_no_card_arrives_once_it_reads_clearly_twice() -> None:
     assert found(1.7, upright("A", "C")) == []
     assert found(1.9, upright("A", "C")) == [7]
     assert tr.id not in watcher.ignored_tracks
-    assert len(tr.crops) == 1 and tr.crops[0] is tr.found_look
+    assert len(tr.crops) == 1 and tr.crops[0] is tr.near_look
+    assert np.allclose(tr.quad, quad + np.float32([4.0, -3.0]))  # read from that outline

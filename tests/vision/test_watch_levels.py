@@ -249,6 +249,19 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # told it, the frame only once the trick had left; its cards, swept away, were then
         # seen where the moved view showed them and taken for trick 4's plays (11/24)
         ("full", "clabber", 10271, 30),
+        # a camera knock while trick 4 was gathered, arms in view: the whole frame's fit was
+        # right at once but brought only four tiles in nine nearer (none further apart), so it
+        # was believed only 7.6 s later, at trick 6's lead; the view's correction then took
+        # trick 6's cards, still lying, for trick 7's plays (11/18)
+        ("full", "klaberjass", 10290, 30),
+        # trick 6's 10H laid with its index under the fingers (read KH, 0.48), then lying in
+        # plain view 2.4 s with arms moving near: never read again, and when the trick was
+        # gathered it showed as a plain 10H, taken for trick 7's lead (23/32)
+        ("full", "belote", 10184, 30),
+        # trick 5's JH outlined 12 px off with the hand's shadow as it came to rest (read as no
+        # card), outlined right from then on with the hand still near: never read again from
+        # the right outline, never played, the trick closed short (23/24)
+        ("light", "clabber", 10292, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -224,6 +224,12 @@ class Track:
     while all was quiet)."""
     found_quad: np.ndarray | None = None
     """The outline ``found_look`` was warped from."""
+    near_look: np.ndarray | None = None
+    """Its upright warp as it was found last (``found_last``), in place or a little way off:
+    an outline found wrong as the card came to rest (a hand's shadow run into it) and right
+    since is "a little way off", and only this look shows the card."""
+    near_quad: np.ndarray | None = None
+    """The outline ``near_look`` was warped from."""
 
     def __post_init__(self) -> None:
         if math.isnan(self.steady_since):
@@ -454,6 +460,7 @@ class CardTracker:
                         and same_card(tr.look, crops[i])
                     ):
                         tr.found_last, tr.found_look, tr.found_quad = t, crops[i], quads[i]
+                        tr.near_look, tr.near_quad = crops[i], quads[i]
                     continue
                 used.discard(i)
                 del matched[k]
@@ -461,7 +468,7 @@ class CardTracker:
                 tr.misses = 2
                 tr.missing_since = -math.inf
             if i is not None:
-                tr.found_last = t
+                tr.found_last, tr.near_look, tr.near_quad = t, crops[i], quads[i]
                 if not moved(tr.quad, quads[i]) or overlap(tr.quad, quads[i]) >= REFOUND:
                     # (an outline found whole where a shadow had cut it short)
                     tr.found_look, tr.found_quad = crops[i], quads[i]
