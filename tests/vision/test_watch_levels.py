@@ -262,6 +262,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # card), outlined right from then on with the hand still near: never read again from
         # the right outline, never played, the trick closed short (23/24)
         ("light", "clabber", 10292, 10),
+        # a knock 0.7 s after trick 4's lead 8D landed, the 8D then taken for carried on by its
+        # hand to where the knocked view showed it; the view put right, the play was left
+        # there, and the 8D, back in view as the trick was gathered, was taken for trick 5's
+        # lead: every later trick shifted (14/32)
+        ("full", "belote", 10301, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

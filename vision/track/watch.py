@@ -96,6 +96,14 @@ before it was (rendered hands: gathering, then leading, takes 2 s or more; a han
 card in hides the cards under it just as that card comes)."""
 
 
+LAST_LEFT_S = 1.0
+"""The last trick's cards all gone before it was complete are judged gathered short (its
+missing plays inferred) only once they have stayed gone this long: a lone card held still a
+moment at its player's edge, taken for played, and then carried on to where it is laid leaves
+first and lands a moment later (fresh seed 10301 full Belote: the last trick's KC carried on,
+three missed plays inferred at once, and the trick's real cards came after the hand was over)."""
+
+
 COVER_GRID, COVER_DIFF, COVER_SHARE = 24, 45.0, 0.35
 """The play area is *covered* when at least COVER_SHARE of a COVER_GRID x COVER_GRID copy
 of it differs from its bare look by more than COVER_DIFF (a colour level, 0-255)."""
@@ -266,6 +274,8 @@ class Watcher:
         self.play_of_track: dict[int, int] = {}
         self.views_read: dict[int, int] = {}  # track id -> how many of its views were read
         self.found_read: dict[int, int] = {}  # track id -> id() of its found look last read
+        self.placed: dict[int, float] = {}  # play index -> when its outline was last moved on
+        self.last_left_at: float | None = None  # the last trick's cards all left, short
         self.looked_again = False  # a doubtful play's evidence grew outside its track's views
         self.better_seen: dict[int, int] = {}  # play index -> frame it was last seen better
         self.last_seen: dict[int, float] = {}  # track id (left the table) -> when last seen
@@ -360,6 +370,7 @@ class Watcher:
             self.size = (self.view.size, self.view.size)
             moved = self.gate.update(image, t, self.view.to_view, self.size)
         self.tracker.note_motion(moved)
+        events.extend(self._last_trick_left(t))
         if not self.tracker.wants_detection(self.gate, t):
             return events  # (a knock's note)
         work = image if self.view is None else self.view.warp(image)
@@ -476,7 +487,12 @@ class Watcher:
         they are moved back with it; those not found since lie where they were. Fresh seed
         10271 full Clabber: a knock while a trick lay, one card under an arm, told by the
         whole frame only once the trick had left; its cards, swept away, were seen where the
-        moved view showed them and taken for the next trick's plays."""
+        moved view showed them and taken for the next trick's plays. A play made before the
+        knock whose card was found carried on since (its outline moved on to where the knocked
+        view showed it) is moved back too: fresh seed 10301 full Belote, an 8D knocked 0.7 s
+        after it landed, taken for carried on by its hand; its play left where the knocked view
+        showed it, the 8D back in view as the trick was gathered was taken for the next
+        trick's lead and every later trick shifted."""
         since = self.anchor.knocked_after
 
         def moved(quad: np.ndarray) -> np.ndarray:
@@ -493,7 +509,7 @@ class Watcher:
             if tr.near_quad is not None and tr.found_last > since:
                 tr.near_quad = moved(tr.near_quad)
         for p in self.log.plays:
-            if p.t > since and not p.missed:
+            if max(p.t, self.placed.get(p.index, -math.inf)) > since and not p.missed:
                 p.quad = moved(p.quad)
 
     def _in_turn(self, arrived: list[Track]) -> list[Track]:
@@ -1016,6 +1032,7 @@ class Watcher:
                 if play.trick < len(done):
                     continue
                 play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
+                self.placed[play.index] = t
                 self._link(play, tr)
                 text = (
                     f"{card} (play {play.index + 1}, recorded before the camera started) is in view"
@@ -1139,6 +1156,7 @@ class Watcher:
         now join the play's evidence, and the hand is read together again."""
         self._link(play, tr)
         play.crop, play.quad = tr.crops[-1], np.asarray(tr.quad)
+        self.placed[play.index] = t
         views = self.reader(tr.crops)
         clear = [np.asarray(v, np.float64) for v in views if clear_look(v)]
         if clear:  # lying uncovered now: better evidence than its looks in the hand
@@ -1508,19 +1526,34 @@ class Watcher:
             return []
         done, _ = self.log.tricks()
         number = self.log.plays[index].trick
-        events: list[WatchEvent] = []
-        if number == len(done) + 1 == self.spec.tricks and self._trick_left():
-            # the last trick gathered short: no lead will follow to show it, so now
-            events = self._infer_missed(t, "the last trick left the table short")
-            done, _ = self.log.tricks()
+        # the last trick gathered short: no lead will follow to show it, so once its cards
+        # have stayed gone a moment (:data:`LAST_LEFT_S`, :meth:`_last_trick_left`)
+        if (
+            number == len(done) + 1 == self.spec.tricks
+            and self.last_left_at is None
+            and self._trick_left()
+        ):
+            self.last_left_at = t
         trick_ids = [p.track_id for p in self.log.plays if p.trick == number]
         gone = {i for i in trick_ids if all(tt.id != i for tt in self.tracker.live())}
         if number <= len(done) and len(gone) == len(trick_ids) and number > self.gathered:
             self.gathered = number
             trick = done[number - 1]
             trick.gathered = True
-            return [*events, WatchEvent("gathered", t, trick=trick)]
-        return events
+            return [WatchEvent("gathered", t, trick=trick)]
+        return []
+
+    def _last_trick_left(self, t: float) -> list[WatchEvent]:
+        """The last trick, short, judged gathered once its cards have stayed gone
+        :data:`LAST_LEFT_S`: its missing plays are inferred (a card back in view or laid
+        since keeps it open)."""
+        if self.last_left_at is None or t - self.last_left_at < LAST_LEFT_S - 1e-6:
+            return []
+        self.last_left_at = None
+        done, current = self.log.tricks()
+        if not current or len(done) + 1 != self.spec.tricks or not self._trick_left():
+            return []
+        return self._infer_missed(t, "the last trick left the table short")
 
     @property
     def complete(self) -> bool:
