@@ -692,13 +692,13 @@ class Watcher:
 
     def _found_doubtful(self, tr: Track, play: PlayEvent) -> bool:
         """A play read doubtfully when it came (half under the hand that laid it) whose card
-        is found in place again, but never while all is quiet round it (arms and their shadows
-        still moving near): its look where it lies is read, and a clear one joins the play's
-        evidence (:meth:`_seen_better`); the tracker keeps only its quiet looks. Development seed
-        10184 full Belote: trick 6's 10H, laid with its index under the fingers, read KH at 0.48;
-        it lay plainly in view 2.4 s, arms moving near all the while, and was never read again;
-        when the trick was gathered it showed as a plain 10H and was taken for the next lead.
-        True when the play's evidence grew."""
+        is found in place again while something still moves near it (arms, their shadows): the
+        tracker keeps only a card's quiet looks (they join the play's views anyway), so this
+        look where it lies is read here, and a clear one joins the play's evidence
+        (:meth:`_seen_better`). Development seed 10184 full Belote: trick 6's 10H, laid with
+        its index under the fingers, read KH at 0.48; it lay plainly in view 2.4 s, arms moving
+        near all the while, and was never read again; when the trick was gathered it showed as
+        a plain 10H and was taken for the next lead. True when the play's evidence grew."""
         if (
             play.reading is None
             or play.reading.probability >= UNSURE_PLAY
