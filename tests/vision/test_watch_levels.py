@@ -267,6 +267,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # there, and the 8D, back in view as the trick was gathered, was taken for trick 5's
         # lead: every later trick shifted (14/32)
         ("full", "belote", 10301, 10),
+        # a knock while trick 3 lay: its QS found anew where the knocked view showed it, then
+        # the cards told the knock and the view was put right, but that new find stayed a card
+        # of its own and was played as trick 4's lead, two plays of trick 3 inferred missed
+        ("full", "clag", 10331, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
