@@ -383,6 +383,24 @@ def _unless_empty(mask: np.ndarray, shortest: int) -> np.ndarray | None:
     return mask if 8 * cv2.countNonZero(mask) >= shortest else None
 
 
+def _opened(mask: np.ndarray, k: int) -> np.ndarray:
+    """``mask`` opened with a k x k ellipse. Opening never adds a pixel, and a pixel's
+    result depends only on the mask within k of it: only the box round what is set, with a
+    margin of k (one pixel would do: a window reaching past the box crosses its unset
+    margin), is opened (the same result, at a fraction of the cost when little is set)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    out = np.zeros_like(mask)
+    if w == 0:
+        return out
+    x0, y0 = max(0, x - k), max(0, y - k)
+    x1, y1 = min(mask.shape[1], x + w + k), min(mask.shape[0], y + h + k)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out[y0:y1, x0:x1] = cv2.morphologyEx(
+        np.ascontiguousarray(mask[y0:y1, x0:x1]), cv2.MORPH_OPEN, kernel
+    )
+    return out
+
+
 def rest_masks(
     work: Work,
     cands: list[Candidate],
@@ -428,15 +446,16 @@ def rest_masks(
         for poly in grown:
             cv2.fillConvexPoly(near, poly, 255)
         near = cv2.dilate(near, ERODE_KERNEL)
-        _, labels = cv2.connectedComponents(kept)
-        touching = np.unique(labels[(near > 0) & (kept > 0)])
-        touching = touching[touching > 0]
+        count, labels = cv2.connectedComponents(kept)
+        # the regions (label > 0) with a pixel near a card found
+        touching = np.flatnonzero(np.bincount(labels[near > 0], minlength=count)[1:]) + 1
         if len(touching):
-            joined = np.where(np.isin(labels, touching), 255, 0).astype(np.uint8)
+            pick = np.zeros(count, np.uint8)
+            pick[touching] = 255
+            joined = pick[labels]
             width = math.sqrt(float(np.median(areas)) / 1.45)
             k = max(9, int(round(WIDE_OPEN * width)) | 1)
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-            wide = _unless_empty(cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel), shortest)
+            wide = _unless_empty(_opened(joined, k), shortest)
     return [
         (eroded, 5.0, cv2.RETR_EXTERNAL),
         (kept, -1.5, cv2.RETR_EXTERNAL),

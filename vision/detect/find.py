@@ -398,7 +398,7 @@ def _outlined(
     quads, scores, partial, hidden = find_quads(frame_bgr, known)
     if len(quads) == 0:
         return Detections(frame=frame_bgr)
-    crops = np.stack([warp_quad(frame_bgr, q) for q in quads])
+    crops = np.stack([warp_quad(frame_bgr, q, ordered=True) for q in quads])  # (find_quads')
     ambiguous = np.array([quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
     one_corner = np.zeros(len(quads), bool)
     alternatives: dict[int, np.ndarray] = {}

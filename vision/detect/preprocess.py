@@ -84,13 +84,15 @@ def warp_quad(
     image_bgr: np.ndarray,
     quad: np.ndarray | Sequence[Sequence[float]],
     size: tuple[int, int] = (CARD_W, CARD_H),
+    ordered: bool = False,
 ) -> np.ndarray:
     """Perspective-warp the card outlined by ``quad`` (4 points, any order) to an upright image.
 
     The result is ``size`` = (width, height), portrait, in the colour layout of the input.
+    ``ordered``: ``quad`` is already as :func:`order_quad` gives it (float32), not ordered again.
     """
     w, h = size
-    src = order_quad(quad)
+    src = np.asarray(quad, np.float32).reshape(4, 2) if ordered else order_quad(quad)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(
