@@ -265,8 +265,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # a knock 0.7 s after trick 4's lead 8D landed, the 8D then taken for carried on by its
         # hand to where the knocked view showed it; the view put right, the play was left
         # there, and the 8D, back in view as the trick was gathered, was taken for trick 5's
-        # lead: every later trick shifted (14/32)
-        ("full", "belote", 10301, 10),
+        # lead: every later trick shifted (14/32). Then its last trick's lead KC, held still
+        # at its player's edge and carried on: as it left, the trick was judged gathered
+        # short at once and three plays inferred missed (put right as their cards showed);
+        # now only once its cards stay gone LAST_LEFT_S
+        pytest.param("full", "belote", 10301, 10, marks=pytest.mark.never_missed),
         # a knock while trick 3 lay: its QS found anew where the knocked view showed it, then
         # the cards told the knock and the view was put right, but that new find stayed a card
         # of its own and was played as trick 4's lead, two plays of trick 3 inferred missed
@@ -274,7 +277,13 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
-    request: pytest.FixtureRequest, tmp_path: Path, level: str, game: str, seed: int, fps: int
+    request: pytest.FixtureRequest,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    level: str,
+    game: str,
+    seed: int,
+    fps: int,
 ) -> None:
     """Whole hands of ``bench/watch.py``'s fresh-seed runs (rendered as the bench renders
     them: held-out designs, 1280x720) that the watcher once got wrong, through the real
@@ -284,14 +293,19 @@ def test_watch_follows_whole_hands_that_once_went_wrong(
     from vision.render.tablevideo import render_hand
 
     keep = request.node.get_closest_marker("shoulder") is not None
+    never_missed = request.node.get_closest_marker("never_missed") is not None
     video = tmp_path / f"{level}_{game}.mp4"
     truth = render_hand(
         game, seed, video, (1280, 720), fps, heldout=True, realism=level, keep_camera=keep
     )
     table = _calibrate(video, truth, tmp_path / "table.json")
     out = tmp_path / "seen.json"
-    argv = [*watch_argv(truth, video, out), "--table", str(table), "--quiet"]
-    assert cmd_watch.main(argv) == 0
+    argv = [*watch_argv(truth, video, out), "--table", str(table)]
+    assert cmd_watch.main(argv if never_missed else [*argv, "--quiet"]) == 0
+    if never_missed:
+        # not even for a while: no play inferred missed, no card "after the hand"
+        said = capsys.readouterr().out
+        assert " missed" not in said and "after the hand" not in said, said
     seen = json.loads(out.read_text())
     # each play's card as the camera last read it (it revises a card it read doubtfully
     # once a later view or the rules tell it otherwise; nobody's correction here)
