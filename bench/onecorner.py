@@ -24,7 +24,10 @@ from 0.80 505 named, 9 wrong (1.8 %); from 0.90 (shipped) 378 named, 4 wrong (1.
 ``vision.read.classify.COVERED_FROM``: 347 named from 0.9, 4 wrong.) The real photographs
 showed no wrong card down to 0.6 (bench/recognition.py, bidly F1 0.485 -> 0.735), but these
 designs (bellot's small suit signs, font cards with foreign courts) say that is the easy decks
-talking: the threshold stays at 0.9. Whole cards named: 532 right, 25 under another card (of
+talking: the threshold stays at 0.9. Session 2026-12-04 (nineteenth), the looks pooled (``vision.read.classify.ONE_CORNER_LOOKS``):
+seed 8 from 0.9 405 named, 1 wrong; from 0.8 523, 3 wrong; fresh seed 21 from 0.9 480 named,
+0 wrong (one look: 486, 1 wrong); from 0.8 623, 3 wrong (one look: 636, 10 wrong).
+Whole cards named: 532 right, 25 under another card (of
 those looked at, most a name the layout does not hold: the classifier's own misreadings of
 held-out designs, e.g. 10S read 10C at 1.0).
 """

@@ -17,12 +17,13 @@ from hypothesis.extra.numpy import arrays
 
 from tests.ci import missing, need, needs
 from vision.detect.find import detect
-from vision.detect.preprocess import LABELS, PREPROCESSING, corner_crop, to_input
+from vision.detect.preprocess import LABELS, PREPROCESSING, corner_crop, corner_crop_at, to_input
 from vision.read.classify import (
     CONFIDENCE_THRESHOLD,
     COVERED_FROM,
     COVERED_MODEL_PATH,
     MODEL_PATH,
+    ONE_CORNER_LOOKS,
     CardClassifier,
     ModelError,
     combine_corners,
@@ -166,6 +167,30 @@ def test_reading_does_not_depend_on_which_end_is_up() -> None:
     assert np.allclose(a.probs, b.probs, atol=1e-4)  # the two corners swap, the product does not
 
 
+def test_a_corner_crop_moved_and_scaled_shows_the_card_moved_and_scaled() -> None:
+    """corner_crop_at: the window moved by (dx, dy) shows what corner_crop shows of the card
+    moved the other way; half as large, half as much of the corner; past the edge, the
+    edge."""
+    rng = np.random.default_rng(3)
+    card = cv2.GaussianBlur(rng.integers(0, 256, (240, 160, 3), np.uint8), (0, 0), 4)
+    card = cv2.normalize(card, None, 0, 255, cv2.NORM_MINMAX)
+    moved = np.roll(card, (-6, -5), axis=(0, 1))  # the card moved up 6 and left 5
+    diff = np.abs(corner_crop_at(card, 5, 6, 1.0).astype(int) - corner_crop(moved).astype(int))
+    assert (
+        diff.mean() < 3
+        and np.abs(
+            corner_crop_at(card, 0, 0, 1.0).astype(int) - corner_crop(card).astype(int)
+        ).mean()
+        < 3
+    )
+    # half as large: the top-left 20 x 36 pixels instead of 40 x 72, brought to the same size
+    narrow = corner_crop_at(card, 0, 0, 0.5).astype(int)
+    assert np.abs(narrow - cv2.resize(card[:36, :20], (40, 72)).astype(int)).mean() < 4
+    off = corner_crop_at(card, -40, 0, 1.0)  # half past the left edge: that edge replicated
+    assert np.abs(off[:, :10].astype(int) - off[:, :1].astype(int)).max() <= 2
+    assert not np.array_equal(off, corner_crop(card))
+
+
 def test_the_covered_look_whitens_only_the_strip_beside_the_index() -> None:
     crop = np.random.default_rng(3).integers(0, 256, (72, 40, 3), np.uint8)
     out = covered_look(crop)
@@ -177,11 +202,13 @@ def test_the_covered_look_whitens_only_the_strip_beside_the_index() -> None:
 
 
 @needs_model
-def test_a_card_read_from_one_corner_keeps_the_surer_of_its_two_looks() -> None:
+def test_a_card_read_from_one_corner_pools_the_surer_of_its_two_looks_at_each_place() -> None:
     """A fanned card: the next card's edge and big pip lie right beside its index. Read from
-    that corner alone it is read as it is and with that strip whitened; the surer reading
-    counts, and whole cards are read as before (both corners). The last card has a dark card
-    (a back, a black court's robe) beside its index, which the strip whitened reads surer."""
+    that corner alone it is read at each of ONE_CORNER_LOOKS as it is and with that strip
+    whitened; the surer reading of each place counts, and the places' readings are pooled
+    by their normalised geometric mean; whole cards are read as before (both corners). The
+    last card has a dark card (a back, a black court's robe) beside its index, which the
+    strip whitened reads surer."""
     deck = _rendered_deck()
     clf = CardClassifier()
     cards = []
@@ -203,12 +230,17 @@ def test_a_card_read_from_one_corner_keeps_the_surer_of_its_two_looks() -> None:
     helped = []
     for i, card in enumerate(cards):
         # one-corner rows are read by the covered-corner reader when it is shipped
-        first = clf._run(to_input([corner_crop(card)]), clf.covered)[0]
-        again = clf._run(to_input([covered_look(corner_crop(card))]), clf.covered)[0]
-        expected = again if again.max() > first.max() else first
-        assert np.allclose(single.probs[i], expected, atol=1e-5)
+        logs = []
+        for k, (dx, dy, scale) in enumerate(ONE_CORNER_LOOKS):
+            crop = corner_crop(card) if k == 0 else corner_crop_at(card, dx, dy, scale)
+            first = clf._run(to_input([crop]), clf.covered)[0]
+            again = clf._run(to_input([covered_look(crop)]), clf.covered)[0]
+            logs.append(np.log((again if again.max() > first.max() else first) + 1e-6))
+            if k == 0:
+                helped.append(bool(again.max() > first.max()))
+        pooled = np.exp(np.mean(logs, axis=0) - np.max(np.mean(logs, axis=0)))
+        assert np.allclose(single.probs[i], pooled / pooled.sum(), atol=1e-5)
         assert single.best[i] == codes[i]
-        helped.append(bool(again.max() > first.max()))
     assert helped[-1]  # the dark strip made the plain look less sure
     assert not np.allclose(single.probs, whole.probs)
 

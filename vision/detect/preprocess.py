@@ -111,6 +111,16 @@ def corner_crop(card_img: np.ndarray) -> np.ndarray:
     return crop
 
 
+def corner_crop_at(card_img: np.ndarray, dx: float, dy: float, scale: float) -> np.ndarray:
+    """:func:`corner_crop` of a window moved by (``dx``, ``dy``) pixels of ``card_img`` and
+    ``scale`` times as large (edges replicated where it reaches past the image)."""
+    h, w = card_img.shape[:2]
+    cw, ch = w * CORNER_FX * scale, h * CORNER_FY * scale
+    size = (max(2, round(cw)), max(2, round(ch)))
+    crop = cv2.getRectSubPix(card_img, size, (dx + cw / 2, dy + ch / 2))
+    return cv2.resize(crop, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+
+
 def corner_crops(card_img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Both index corners: the top-left one, and the bottom-right one turned 180° upright.
 
