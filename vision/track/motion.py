@@ -345,7 +345,7 @@ class CardTracker:
         once, whatever moves around it; ``empty`` is that picture as it was with no card on
         the table, when known (:class:`TableLook`)."""
         times = self.times
-        self.last_detection = t
+        before, self.last_detection = self.last_detection, t
         quiet_before = t - times.settle_s
         table = TableLook(image, empty) if image is not None else None
 
@@ -394,6 +394,7 @@ class CardTracker:
                     matched[k] = i
                     slid.add(k)
                     break
+        jolt = _jolt(live, matched, quads, before)
         arrived: list[Track] = []
         left: list[Track] = []
         seen = {live[k].id for k in matched}
@@ -407,6 +408,17 @@ class CardTracker:
                     if quiet(tr.quad) or t - tr.unseen_since > times.lost_s:
                         tr.status = "dropped"  # a false find, or carried on, or taken away
                     continue
+                if jolt is not None and tr.last_seen == before and tr.anchor is not None:
+                    # found moved as the cards lying still moved at once: the camera moved,
+                    # not the card (fresh seed 10351 light Klaberjass: a bump 0.5 s after
+                    # trick 6's JH landed, the hand just gone, made it start coming to rest
+                    # again; the trick was gathered before it had, its play missed)
+                    moved_with = np.asarray(tr.quad, np.float64).reshape(4, 2) + jolt
+                    if _moved_by(tr.quad, quads[i]) >= STILL > _moved_by(moved_with, quads[i]):
+                        tr.quad = moved_with.astype(np.float32)
+                        tr.anchor = (np.asarray(tr.anchor, np.float64).reshape(4, 2) + jolt).astype(
+                            np.float32
+                        )
                 if self._still(tr, quads[i], crops[i]):
                     tr.sightings += 1
                 elif _wobbles(tr, quads[i]):
@@ -536,6 +548,34 @@ class CardTracker:
         return _moved_by(tr.anchor, quad) < STILL and any(
             same_card(c, crop, 0.8) for c in tr.recent
         )
+
+
+def _jolt(
+    live: list[Track], matched: dict[int, int], quads: np.ndarray, before: float
+) -> np.ndarray | None:
+    """How far (pixels) every card lying still seems to have moved since the last look,
+    when they all moved the same way at once (the camera bumped or shaken), else None.
+    Only cards found at the last look too count (from where they were found then); they
+    must agree within a tenth of :data:`STILL` of their size, and have moved by half of it."""
+    shifts, sizes = [], []
+    for k, tr in enumerate(live):
+        i = matched.get(k)
+        if i is None or tr.status != "present" or tr.near_quad is None or tr.found_last != before:
+            continue
+        last = np.asarray(tr.near_quad, np.float64).reshape(4, 2)
+        shifts.append(
+            np.asarray(quads[i], np.float64).reshape(4, 2).mean(axis=0) - last.mean(axis=0)
+        )
+        sizes.append(math.sqrt(max(abs(cv2.contourArea(last.astype(np.float32))), 1.0)))
+    if not shifts:
+        return None
+    mean = np.mean(shifts, axis=0)
+    size = min(sizes)
+    if float(np.hypot(*mean)) < 0.5 * STILL * size:
+        return None
+    if any(float(np.hypot(*(v - mean))) > 0.1 * STILL * size + 1.0 for v in shifts):
+        return None
+    return mean
 
 
 def _wobbles(tr: Track, quad: np.ndarray) -> bool:
