@@ -274,6 +274,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # the cards told the knock and the view was put right, but that new find stayed a card
         # of its own and was played as trick 4's lead, two plays of trick 3 inferred missed
         ("full", "clag", 10331, 10),
+        # trick 1's last card, seat 0's 9H, held still 0.5 s at its player's edge with the
+        # fingers over its index, read 7H surely and played; carried on to the trick, read 9H,
+        # it was taken for trick 2's lead (the carried-on rule took only doubtful plays), and
+        # every later trick shifted (3/32)
+        ("hands", "belote", 10367, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -1131,9 +1131,11 @@ class Watcher:
 
     def _carried_on(self, play: PlayEvent, tr: Track) -> bool:
         """Is ``tr`` the latest play's card carried on by the hand that paused with it (read
-        doubtfully there, half under that hand), whatever it reads as now? It is the latest
-        play, its own card no longer found where it lay, ``tr`` on the same seat's side within
-        :data:`PUSHED_CARDS` card sizes, and the trick not gathered: either in progress, or
+        doubtfully there, half under that hand; or, read surely, a complete trick's last card
+        whose seat does not lead next, its own card gone), whatever it reads as now? It is
+        the latest play, its own card no longer found where it lay, ``tr`` on the same
+        seat's side within :data:`PUSHED_CARDS` card sizes, and the trick not gathered:
+        either in progress, or
         complete with its other cards found where they lie now (a seat that wins leads again
         only after the trick is gathered) and ``tr`` come to lie soon after it
         (:data:`CARRIED_AFTER_S`); a farther card only very soon after the play's card was last
@@ -1142,13 +1144,21 @@ class Watcher:
         read plainly 8H, was taken for the next trick's lead."""
         if play.index != len(self.log.plays) - 1 or play.reading is None:
             return False
-        if not (play.reading.confirm or play.reading.probability < UNSURE_PLAY):
+        done, _ = self.log.tricks()
+        if not (play.reading.confirm or play.reading.probability < UNSURE_PLAY) and (
+            play.trick != len(done)
+            or play.seat == self.log.to_move()
+            or any(x.id == play.track_id for x in self.tracker.live())
+        ):
+            # read surely: carried on only as a complete trick's last card, by a seat that
+            # does not lead next, its card gone from where it lay (fresh seed 10367 hands
+            # Belote: the 9H held still at its player's edge, the fingers over its index,
+            # read 7H at 0.96; carried on to the trick it was taken for the next lead)
             return False
         if self.seats.seat_of(tr.centre, self.size) != play.seat:
             return False
         was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
         away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
-        done, _ = self.log.tricks()
         if away >= PUSHED_CARDS:
             just_left = tr.first_seen - self._found_last(play.track_id) <= CARRIED_S
             return away < CARRIED_FAR and just_left and play.trick == len(done) + 1
