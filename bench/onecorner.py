@@ -75,6 +75,11 @@ def main() -> int:
         help="reader of one-corner rows: a model path, 'none' (cards.onnx) or 'default' "
         "(models/covered.onnx when it is there)",
     )
+    ap.add_argument(
+        "--corner-model",
+        default=None,
+        help="index-corner detector to run (default models/corners.onnx)",
+    )
     args = ap.parse_args()
 
     decks = [d for d in list_decks() if d.heldout]
@@ -87,7 +92,8 @@ def main() -> int:
     covered = None if args.covered_model == "none" else args.covered_model
     classifier = CardClassifier(covered=covered)
     print(f"one-corner reader: {classifier.covered_path or classifier.model_path}")
-    corners = CornerDetector()
+    corners = CornerDetector(args.corner_model) if args.corner_model else CornerDetector()
+    print(f"index-corner detector: {corners.model_path}")
     w, h = args.size
     single: list[tuple[float, bool]] = []
     whole = [0, 0]  # right, wrong (sure)

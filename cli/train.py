@@ -37,6 +37,8 @@ examples:
   trickcam train                                  the shipped model (defaults, ~2 CPU cores)
   trickcam train --data /tmp/tiny --out /tmp/m --epochs 1 --limit 400   a smoke run
   trickcam train --corners --seed 1               the shipped corner detector (~1 h on 2 cores)
+  trickcam train --corners --seed 1 --device cuda --workers 15 --batch 64 --steps 40000 --minutes 4
+                                                  on a GPU machine, four minutes
   trickcam train --corners --data /tmp/corners --out /tmp/c.onnx --steps 20   a smoke run
   trickcam train --suits                          the shipped suit reader (~25 min on 2 cores)
   trickcam train --suits --out /tmp/s.onnx --limit 300 --epochs 1 --width 4   a smoke run
@@ -90,6 +92,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "out: models/corners.onnx unless given)",
     )
     p.add_argument("--steps", type=int, default=None, help="--corners: training steps")
+    p.add_argument("--batch", type=int, default=None, help="--corners: crops a step (default 16)")
+    p.add_argument(
+        "--widths",
+        default=None,
+        help="--corners: the four stages' channels, e.g. 32,64,96,128 (default 24,48,64,96)",
+    )
+    p.add_argument(
+        "--device",
+        default="cpu",
+        help="--corners: torch device, e.g. cuda where there is one (default cpu)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="--corners: processes cutting the crops (default 0: this one, the shipped "
+        "recipe's random stream; more: the same crops with any number)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=0.0,
+        help="--corners: stop after this many minutes of training, the learning rate's "
+        "one-cycle curve fitted to them (default 0: run every step)",
+    )
     p.add_argument(
         "--suits",
         action="store_true",
@@ -127,6 +154,19 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig(**values)
 
 
+def _device_ok(device: str, what: str) -> bool:
+    """Whether torch can train on ``device`` here; says why not on stderr."""
+    import torch
+
+    try:
+        dev = torch.device(device)
+        torch.zeros(1, device=dev)
+    except (RuntimeError, AssertionError) as exc:
+        print(f"trickcam train {what}: --device {device}: not usable here ({exc})", file=sys.stderr)
+        return False
+    return True
+
+
 def run_corners(args: argparse.Namespace) -> int:
     from vision.train.corners import CornerTrainConfig
 
@@ -141,15 +181,45 @@ def run_corners(args: argparse.Namespace) -> int:
         )
         return 2
     steps = d.steps if args.steps is None else args.steps
-    if steps < 1:
-        print(f"trickcam train --corners: --steps {steps}: need at least 1", file=sys.stderr)
+    batch = d.batch if args.batch is None else args.batch
+    widths = d.widths
+    if args.widths is not None:
+        try:
+            widths = tuple(int(w) for w in args.widths.split(","))  # type: ignore[assignment]
+        except ValueError:
+            widths = ()  # type: ignore[assignment]
+        if len(widths) != 4 or min(widths) < 1:
+            print(
+                f"trickcam train --corners: --widths {args.widths}: need four channel counts, "
+                "e.g. 24,48,64,96",
+                file=sys.stderr,
+            )
+            return 2
+    if steps < 1 or batch < 1 or args.workers < 0 or args.minutes < 0:
+        print(
+            f"trickcam train --corners: --steps {steps} --batch {batch} --workers "
+            f"{args.workers} --minutes {args.minutes}: need steps and batch >= 1, workers and "
+            "minutes >= 0",
+            file=sys.stderr,
+        )
         return 2
     if not _has_torch():
+        return 2
+    if not _device_ok(args.device, "--corners"):
         return 2
     from vision.train.corners import train as train_corners
 
     config = CornerTrainConfig(
-        data=str(data), out=str(out), steps=steps, threads=args.threads, seed=args.seed
+        data=str(data),
+        out=str(out),
+        steps=steps,
+        batch=batch,
+        widths=widths,
+        threads=args.threads,
+        seed=args.seed,
+        device=args.device,
+        workers=args.workers,
+        minutes=args.minutes,
     )
     sidecar = train_corners(config, progress=not args.quiet)
     print(f"wrote {out} and its .json: {json.dumps(sidecar.get('validation', {}))}")

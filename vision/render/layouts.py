@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -479,6 +480,27 @@ def _scene_record(layout: Layout) -> dict[str, object]:
     }
 
 
+_WORKER_SOURCE: CardSource | None = None
+
+
+def _init_worker(source: CardSource) -> None:
+    global _WORKER_SOURCE
+    _WORKER_SOURCE = source
+
+
+def _write_scene(job: tuple[Path, int, int, int]) -> str:
+    """Render scene ``i`` (its JPEG written), return its ``labels.jsonl`` line."""
+    import json
+
+    out_dir, i, seed, size = job
+    assert _WORKER_SOURCE is not None
+    rng = np.random.default_rng((seed, i))
+    layout = render_layout(rng, _WORKER_SOURCE, size, size)
+    name = f"{i:06d}.jpg"
+    cv2.imwrite(str(out_dir / name), layout.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return json.dumps({"file": name, **_scene_record(layout)})
+
+
 def write_scenes(
     out_dir: Path,
     decks: Sequence[dict[str, np.ndarray]],
@@ -488,20 +510,36 @@ def write_scenes(
     start: int = 0,
     progress: bool = True,
     p_fontcard: float = 0.15,
+    workers: int = 1,
 ) -> None:
     """Write scenes ``start..count-1`` as ``NNNNNN.jpg`` plus one JSON line each in
-    ``labels.jsonl`` (appended: a stopped run goes on where it stopped)."""
-    import json
+    ``labels.jsonl`` (appended in scene order: a stopped run goes on where it stopped).
+    Scene ``i`` depends only on ``(seed, i)``: any number of ``workers`` processes write the
+    same files."""
+    import multiprocessing
 
     from tqdm import tqdm
 
     out_dir.mkdir(parents=True, exist_ok=True)
     source = CardSource(decks, p_fontcard=p_fontcard)
+    jobs = [(out_dir, i, seed, size) for i in range(start, count)]
     with (out_dir / "labels.jsonl").open("a", encoding="utf-8") as labels:
-        for i in tqdm(range(start, count), disable=not progress, unit="scene", desc="scenes"):
-            rng = np.random.default_rng((seed, i))
-            layout = render_layout(rng, source, size, size)
-            name = f"{i:06d}.jpg"
-            cv2.imwrite(str(out_dir / name), layout.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-            labels.write(json.dumps({"file": name, **_scene_record(layout)}) + "\n")
-            labels.flush()
+        bar = tqdm(total=len(jobs), disable=not progress, unit="scene", desc="scenes")
+        if workers <= 1:
+            _init_worker(source)
+            lines: Any = map(_write_scene, jobs)
+            pool = None
+        else:
+            pool = multiprocessing.get_context("fork").Pool(
+                workers, initializer=_init_worker, initargs=(source,)
+            )
+            lines = pool.imap(_write_scene, jobs, chunksize=8)
+        try:
+            for line in lines:
+                labels.write(line + "\n")
+                labels.flush()
+                bar.update()
+        finally:
+            bar.close()
+            if pool is not None:
+                pool.terminate()

@@ -42,6 +42,15 @@ class CornerTrainConfig:
     threads: int = 2
     seed: int = 1
     widths: tuple[int, int, int, int] = (24, 48, 64, 96)
+    device: str = "cpu"
+    """torch device to train on (``cuda`` where there is one); the model is exported on the CPU."""
+    workers: int = 0
+    """Processes preparing batches. 0: this one, with one random stream (the shipped model's
+    recipe); more: sample ``k`` of the run drawn from ``(seed, k)``, the same with any number."""
+    minutes: float = 0.0
+    """A time budget: 0, none. Otherwise the learning rate follows the one-cycle curve over
+    whichever ends first, ``steps`` or ``minutes`` of training, and training stops there (the
+    steps done are recorded)."""
     notes: list[str] = field(
         default_factory=lambda: [
             "random scale 0.55-1.35 and a 192 px crop of each 384 px scene",
@@ -202,41 +211,99 @@ def focal_loss(torch: Any, logits: Any, heat: Any, ignore: Any) -> Any:
     return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
 
 
+class _Samples:
+    """Sample ``k``: a random scene of ``records`` cut as :func:`sample` does, drawn from
+    ``(seed, k)`` (a map-style dataset for ``torch.utils.data.DataLoader``)."""
+
+    def __init__(self, folder: Path, records: list[dict[str, Any]], seed: int, crop: int, n: int):
+        self.folder, self.records, self.seed, self.crop, self.n = folder, records, seed, crop, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: int) -> tuple[np.ndarray, ...]:
+        rng = np.random.default_rng((self.seed, k))
+        record = self.records[int(rng.integers(len(self.records)))]
+        x, t = sample(self.folder, record, rng, self.crop)
+        return x, t["heat"], t["ignore"], t["reg"], t["mask"]
+
+
+def one_cycle(frac: float, peak: float, pct_start: float = 0.15) -> float:
+    """The one-cycle learning rate at ``frac`` (0..1) of training: cosine up from peak/25,
+    then cosine down to peak/25/1e4 (torch's ``OneCycleLR`` curve)."""
+    low, end = peak / 25, peak / 25 / 1e4
+    if frac < pct_start:
+        t = frac / pct_start
+        return low + (peak - low) * (1 - math.cos(math.pi * t)) / 2
+    t = min(1.0, (frac - pct_start) / (1 - pct_start))
+    return end + (peak - end) * (1 + math.cos(math.pi * t)) / 2
+
+
+def _batches(config: CornerTrainConfig, folder: Path) -> Any:
+    """Batches (x, heat, ignore, reg, mask) as numpy arrays, forever."""
+    torch = _torch()
+    if config.workers <= 0:
+        rng = np.random.default_rng(config.seed)
+        records = load_labels(folder)
+        step = 0
+        while True:
+            if step % 500 == 0 and step:  # scenes still being written join as they come
+                records = load_labels(folder)
+            items = [
+                sample(folder, records[int(i)], rng, config.crop)
+                for i in rng.integers(0, len(records), config.batch)
+            ]
+            yield (
+                np.stack([x for x, _t in items]),
+                *(np.stack([t[k] for _x, t in items]) for k in ("heat", "ignore", "reg", "mask")),
+            )
+            step += 1
+    data = _Samples(
+        folder, load_labels(folder), config.seed, config.crop, config.steps * config.batch
+    )
+    loader = torch.utils.data.DataLoader(
+        data,
+        batch_size=config.batch,
+        num_workers=config.workers,
+        pin_memory=config.device != "cpu",
+        persistent_workers=True,
+        prefetch_factor=4,
+    )
+    for batch in loader:
+        yield tuple(b.numpy() for b in batch)
+
+
 def train(config: CornerTrainConfig, progress: bool = True) -> dict[str, Any]:
     """Train, export ONNX and its sidecar; returns the sidecar."""
     torch = _torch()
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     folder = Path(config.data) / "train"
-    records = load_labels(folder)
-    model = build_model(config.widths)
+    model = build_model(config.widths).to(config.device)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=config.lr, total_steps=config.steps, pct_start=0.15
-    )
-    rng = np.random.default_rng(config.seed)
+    sched = None
+    if config.minutes <= 0:
+        sched = torch.optim.lr_scheduler.OneCycleLR(
+            opt, max_lr=config.lr, total_steps=config.steps, pct_start=0.15
+        )
     history = []
     start = time.time()
     from tqdm import tqdm
 
     bar = tqdm(range(config.steps), disable=not progress, unit="step", desc="corners")
     running = None
+    batches = _batches(config, folder)
+    steps_done = 0
     for step in bar:
-        if step % 500 == 0 and step:  # scenes still being written join as they come
-            records = load_labels(folder)
-        xs, hs, igs, regs, masks = [], [], [], [], []
-        for i in rng.integers(0, len(records), config.batch):
-            x, t = sample(folder, records[int(i)], rng, config.crop)
-            xs.append(x)
-            hs.append(t["heat"])
-            igs.append(t["ignore"])
-            regs.append(t["reg"])
-            masks.append(t["mask"])
-        x = torch.from_numpy(np.stack(xs))
-        heat = torch.from_numpy(np.stack(hs))
-        ignore = torch.from_numpy(np.stack(igs))
-        reg = torch.from_numpy(np.stack(regs))
-        mask = torch.from_numpy(np.stack(masks))
+        if sched is None:  # the time budget: the one-cycle curve over steps or minutes
+            frac = max(step / config.steps, (time.time() - start) / 60 / config.minutes)
+            if frac >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = one_cycle(frac, config.lr)
+        x, heat, ignore, reg, mask = (
+            torch.from_numpy(a).to(config.device, non_blocking=True) for a in next(batches)
+        )
         out = model(x)
         l_heat = focal_loss(torch, out[:, 0], heat, ignore)
         weight = mask.unsqueeze(1)
@@ -248,21 +315,27 @@ def train(config: CornerTrainConfig, progress: bool = True) -> dict[str, Any]:
         opt.zero_grad()
         loss.backward()
         opt.step()
-        sched.step()
-        value = float(loss.detach())
-        running = value if running is None else 0.98 * running + 0.02 * value
-        bar.set_postfix(loss=f"{running:.3f}")
+        if sched is not None:
+            sched.step()
+        steps_done = step + 1
+        if step % 50 == 0 or step == config.steps - 1:
+            value = float(loss.detach())
+            running = value if running is None else 0.9 * running + 0.1 * value
+            bar.set_postfix(loss=f"{running:.3f}")
         if step % 200 == 0 or step == config.steps - 1:
             history.append(
                 {
                     "step": step,
-                    "loss": round(running, 4),
+                    "loss": round(float(running or 0.0), 4),
                     "heat": round(float(l_heat), 4),
                     "dir": round(float(l_dir), 4),
                     "size": round(float(l_size), 4),
                     "offset": round(float(l_off), 4),
+                    "minutes": round((time.time() - start) / 60, 2),
                 }
             )
+    bar.close()
+    model = model.cpu()
     minutes = (time.time() - start) / 60
     out_path = Path(config.out)
     export(torch, model, out_path)
@@ -274,6 +347,7 @@ def train(config: CornerTrainConfig, progress: bool = True) -> dict[str, Any]:
         "input": "BGR / 255, 1 x 3 x H x W, H and W multiples of 32",
         "parameters": params,
         "train_minutes": round(minutes, 1),
+        "steps_done": steps_done,
         "config": asdict(config),
         "history": history,
     }
