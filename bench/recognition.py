@@ -217,13 +217,18 @@ def run_sets(
 ) -> tuple[list[Row], tuple[float, float, float]]:
     """Every singles and scenes set; returns the rows and overall scene (P, R, F1)."""
     rows: list[Row] = []
-    for folder in sorted((args.realcards / "singles").iterdir()):
+
+    def sets(kind: str) -> list[Path]:  # a folder may hold singles or scenes alone
+        where = args.realcards / kind
+        return sorted(where.iterdir()) if where.is_dir() else []
+
+    for folder in sets("singles"):
         if (folder / "labels.csv").is_file():
             rows.append(bench_singles(folder, clf, verbose))
             if show:
                 print(_fmt(rows[-1]), flush=True)
     tp = fp = fn = 0
-    for folder in sorted((args.realcards / "scenes").iterdir()):
+    for folder in sets("scenes"):
         if (folder / "labels.csv").is_file():
             rows.append(bench_scenes(folder, clf, annotate_dir, verbose))
             if show:

@@ -26,13 +26,13 @@ typical errors), and places that are no index corner as 'none'; `trickcam train`
 the classifier's training crops and measures the held-out ones.
 
 examples:
-  trickcam dataset corners                       the shipped detector's scenes (~40 min)
+  trickcam dataset corners                       the shipped detector's scenes (~25 min a core)
   trickcam dataset corners --workers 16          the same scenes, 16 processes (~2 min)
   trickcam dataset corners --scenes 200 --val-scenes 50 --out /tmp/corners   a smoke set
 """
 
 DEFAULT_OUT = Path("datasets/generated/corners")
-DEFAULT_SCENES = 24_000
+DEFAULT_SCENES = 30_000
 DEFAULT_VAL_SCENES = 600
 DEFAULT_SEED = 1
 DEFAULT_CROP_SCENES = 8_000
