@@ -36,8 +36,8 @@ beside or below them (a fan, a trick, a column). Whole cards stay with cards.onn
 examples:
   trickcam train                                  the shipped model (defaults, ~2 CPU cores)
   trickcam train --data /tmp/tiny --out /tmp/m --epochs 1 --limit 400   a smoke run
-  trickcam train --corners --seed 3 --widths 32,64,96,128 --device cuda --workers 15 --batch 64 \
-      --steps 200000 --minutes 5.3                the shipped corner detector, on a GPU machine
+  trickcam train --corners --seed 3 --widths 32,64,96,128 --device cuda --workers 15
+      --batch 64 --steps 200000 --minutes 5.3     the shipped corner detector, on a GPU machine
   trickcam train --corners --seed 3 --widths 32,64,96,128 --batch 64 --steps 11954
                                                   about the same on the CPU (many hours)
   trickcam train --corners --seed 1               the first corner detector (~1 h on 2 cores)
