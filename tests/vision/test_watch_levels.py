@@ -279,6 +279,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # it was taken for trick 2's lead (the carried-on rule took only doubtful plays), and
         # every later trick shifted (3/32)
         ("hands", "belote", 10367, 30),
+        # trick 4's lead, seat 2's KH (seat 2 won trick 3 surely), laid across the corner
+        # between seats 2 and 3, 20 degrees nearer seat 3: given to seat 3, seat 3's QC then
+        # to seat 0, two plays inferred missed and every later trick shifted (18/24)
+        ("full", "clabber", 10392, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

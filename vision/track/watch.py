@@ -1234,7 +1234,26 @@ class Watcher:
             if dist[hint] - dist[nearest] > SEAT_TIE_DEGREES:
                 note = f"a card nearer seat {nearest}'s side, come to rest with another there: given to seat {hint}"
             return Placement(hint, False, note)
-        return place(dist, played, self.log.to_move(), left)
+        turn = self.log.to_move()
+        if not current and turn is not None and self._leader_sure():
+            # a trick's lead, its leader known surely: a card lying nearer a neighbour's side
+            # by less than SEAT_NEAR_DEGREES is the leader's, laid across the corner between
+            # the two sides (fresh seed 10392 full Clabber: seat 2's KH laid 20 degrees nearer
+            # seat 3 went to seat 3, seat 3's card then to seat 0, and the hand shifted; a lead
+            # plainly on another side is a trick gone by unseen, :meth:`_unseen_trick`)
+            nearest = int(np.argmin(dist))
+            if nearest != turn and dist[turn] - dist[nearest] <= SEAT_NEAR_DEGREES:
+                return Placement(turn, False)
+        return place(dist, played, turn, left)
+
+    def _leader_sure(self) -> bool:
+        """Is the seat to lead the next trick known surely: the first trick's, or the last
+        trick's winner with none of its plays missed or marked for a person?"""
+        done, _ = self.log.tricks()
+        if not done:
+            return True
+        last = [p for p in self.log.plays if p.trick == len(done)]
+        return bool(last) and not any(p.missed or p.confirm for p in last)
 
     def _lead_shown(self, seat: int) -> None:
         """The trick's lead re-seated by the side of its second card, given to ``seat``
