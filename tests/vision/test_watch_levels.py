@@ -283,6 +283,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # between seats 2 and 3, 20 degrees nearer seat 3: given to seat 3, seat 3's QC then
         # to seat 0, two plays inferred missed and every later trick shifted (18/24)
         ("full", "clabber", 10392, 10),
+        # a knock (36 px) told by the table's edges while trick 2's lead AS lay: the AS, found
+        # anew where the knocked view showed it and moved back onto itself with the view, was
+        # taken for a new card on the same seat's side, trick 2 closed three plays short and
+        # every later play shifted (5/12)
+        ("full", "clag", 10400, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -511,6 +511,8 @@ class Watcher:
         for p in self.log.plays:
             if max(p.t, self.placed.get(p.index, -math.inf)) > since and not p.missed:
                 p.quad = moved(p.quad)
+        # (the outlines found since were moved back above)
+        self._drop_found_again(lambda quad: np.asarray(quad, np.float64), since)
 
     def _in_turn(self, arrived: list[Track]) -> list[Track]:
         """Cards come to rest in the same look (a hand or a head lifted off them) in the order
@@ -632,21 +634,32 @@ class Watcher:
         self.view = self.view.moved(back @ self.view.homography)
         self.gate = MotionGate()
         self.anchor.reset()
-        # a card found since the knock, not yet played, that the knock's shift puts back onto
-        # a lying card was that card seen where the knocked view showed it (fresh seed 10331
-        # full Clag: trick 3's QS, found anew 0.5 card lengths off after a knock, was played
-        # as trick 4's lead once the view was put right, and the trick closed two plays short)
-        played = [x for x in lying if x.id in self.play_of_track]
+        self._drop_found_again(lambda quad: np.asarray(quad, np.float64) - median)
+        return median
+
+    def _drop_found_again(
+        self, back: Callable[[np.ndarray], np.ndarray], since: float = -math.inf
+    ) -> None:
+        """After a knock: a card found since, not yet played, that the knock's move (``back``:
+        an outline as the knocked view saw it -> where it lies on the table) puts onto a played
+        card lying there was that card, seen where the knocked view showed it. Fresh seed 10331
+        full Clag (a knock told by the cards): trick 3's QS, found anew 0.5 card lengths off,
+        was played as trick 4's lead once the view was put right, and the trick closed two
+        plays short. Fresh seed 10400 full Clag (a knock told by the table's edges): trick 2's
+        lead AS, found anew 36 px off, was taken for a new card on the same seat's side, trick
+        2 closed three plays short and every later play shifted. Only cards seen after
+        ``since`` are looked at (a card not seen since the knock lies where it was)."""
+        played = [
+            x for x in self.tracker.live() if x.status == "present" and x.id in self.play_of_track
+        ]
         for tr in self.tracker.live():
-            if tr.id in self.play_of_track:
+            if tr.id in self.play_of_track or tr.last_seen <= since:
                 continue
-            back_there = np.asarray(tr.quad, np.float64) - median
-            if any(overlap(back_there, x.quad) > TWICE for x in played):
+            if any(overlap(back(tr.quad), x.quad) > TWICE for x in played):
                 tr.status = "dropped"
         self.waiting = [tr for tr in self.waiting if tr.status != "dropped"]
         if self.held is not None and self.held.status == "dropped":
             self.held = None
-        return median
 
     def _full_crops(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Upright warps of view outlines, taken from the full-resolution frame (a far card
