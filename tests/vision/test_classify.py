@@ -17,7 +17,14 @@ from hypothesis.extra.numpy import arrays
 
 from tests.ci import missing, need, needs
 from vision.detect.find import detect
-from vision.detect.preprocess import LABELS, PREPROCESSING, corner_crop, corner_crop_at, to_input
+from vision.detect.preprocess import (
+    LABELS,
+    PREPROCESSING,
+    corner_crop,
+    corner_crop_at,
+    corner_crops,
+    to_input,
+)
 from vision.read.classify import (
     CONFIDENCE_THRESHOLD,
     COVERED_FROM,
@@ -26,6 +33,7 @@ from vision.read.classify import (
     ONE_CORNER_LOOKS,
     CardClassifier,
     ModelError,
+    blank_crops,
     combine_corners,
     covered_look,
     load_sidecar,
@@ -300,3 +308,27 @@ def test_one_corner_rows_are_read_by_the_covered_reader_and_whole_cards_are_not(
     assert not np.allclose(a.probs, b.probs, atol=1e-3)  # another network read them
     with pytest.raises(ModelError, match="not found"):
         CardClassifier(covered=tmp_path / "nowhere.onnx")
+
+
+def test_a_blank_corner_is_told_from_any_index() -> None:
+    """Plain table, a shadow's soft edge, sensor noise and compression show no index; every
+    card of a rendered deck does at both corners, dimmed to a third, blurred or both."""
+    rng = np.random.default_rng(3)
+    blanks = []
+    for colour in [(89, 60, 88), (40, 90, 40), (200, 200, 200), (20, 20, 20)]:
+        img = np.full((240, 160, 3), colour, np.float32)
+        img *= np.linspace(0.8, 1.0, 160)[None, :, None]  # a shadow's soft edge
+        img += rng.normal(0, 3, (240, 160, 1))
+        img = np.clip(img, 0, 255).astype(np.uint8)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 50])
+        blanks.extend(corner_crops(cv2.imdecode(buf, cv2.IMREAD_COLOR)))
+    assert blank_crops(blanks).all()
+    deck = _rendered_deck()
+    cards = []
+    for label in LABELS[:52]:
+        img = cv2.resize(deck[label][:, :, :3], (160, 240), interpolation=cv2.INTER_AREA)
+        dim = (img.astype(np.float32) / 3).astype(np.uint8)
+        for look in (img, dim, cv2.GaussianBlur(img, (7, 7), 0), cv2.GaussianBlur(dim, (7, 7), 0)):
+            cards.extend(corner_crops(look))
+    assert not blank_crops(cards).any()
+    assert not blank_crops([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in cards]).any()

@@ -288,6 +288,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # taken for a new card on the same seat's side, trick 2 closed three plays short and
         # every later play shifted (5/12)
         ("full", "clag", 10400, 10),
+        # a shadow's soft edge on the bare table, just after trick 1 was gathered, outlined as
+        # a card: its two corners alike and blank, read KD at 0.999 and played as trick 2's
+        # lead; every later trick shifted (6/24)
+        ("full", "clabber", 10420, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

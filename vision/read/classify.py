@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,6 +106,15 @@ ALTERNATIVE_MIN = 0.8
 first reading only when at least this sure: on the real photographs a sideways view of an
 unsure queen once read as 8C at 0.62."""
 
+BLANK_RANGE = 32.0
+"""A corner crop whose grey levels span less than this (1st to 99th percentile, of 255) shows
+no index: plain table, a shadow's or a glare's edge. A card whose two corners are both that
+blank is no card face, whatever the classifier says: it stretches the crop's contrast to
+the paper's white, and on a blank crop the two corners look alike, so their product can be
+sure (fresh seed 10420 full Clabber, 10 fps: a shadow's edge on the bare table, outlined as
+a card, read KD at 0.999 and played as a trick's lead; every later trick shifted). On that
+hand's rendered cards the least range was 109, the blank crop's 12."""
+
 CARD_LABELS: frozenset[str] = frozenset(LABELS[:52])
 _EPS = 1e-6
 
@@ -158,6 +167,17 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     z = x - x.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def blank_crops(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """Per crop (H x W x 3 BGR or H x W grey, all one size), whether it is blank: its grey
+    levels span less than :data:`BLANK_RANGE`."""
+    if len(crops) == 0:
+        return np.zeros(0, bool)
+    stack = np.asarray(crops, np.float32)
+    grey = stack if stack.ndim == 3 else stack @ np.array([0.114, 0.587, 0.299], np.float32)
+    low, high = np.percentile(grey.reshape(len(grey), -1), [1, 99], axis=1)
+    return np.asarray(high - low < BLANK_RANGE)
 
 
 def covered_look(crop: np.ndarray) -> np.ndarray:
@@ -303,6 +323,12 @@ class CardClassifier:
             probs = self._run(to_input(crops))
             one = self._run(to_input(looks), self.covered)
         combined = combine_corners(probs[0:n:2], probs[1:n:2])
+        # a card whose both corners are blank is no card face (see BLANK_RANGE)
+        blank = blank_crops(crops).reshape(-1, 2).all(axis=1) & ~np.asarray(single, bool)
+        blank &= combined.argmax(axis=1) < len(CARD_LABELS)
+        if blank.any():
+            combined[blank] = 0.0
+            combined[blank, LABELS.index("none")] = 1.0
         if len(rows):
             combined[rows] = pool_looks(one.reshape(len(rows), len(ONE_CORNER_LOOKS), 2, -1))
         return combined
