@@ -296,6 +296,12 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # the lying cards seemed to move 22-28 px, a few apart (no pure shift: no jolt), the QD
         # 31 px (a new find); the trick was gathered before it came to rest again (23/24)
         ("full", "clabber", 10421, 30),
+        # a bump turning the camera 1.8 degrees under moving shadows (told neither by the
+        # frame nor by the cards) just after trick 2's lead KC landed: the KC, found anew 44 px
+        # off and read KS 0.64 / KC 0.36, was taken for a second card from seat 0, trick 2
+        # closed two plays short and every later play shifted (6/12, 2 unmarked misreads).
+        # Plastic's QD, read 2D, stays marked.
+        pytest.param("light", "clag", 10423, 30, marks=pytest.mark.marked_misread),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
@@ -316,6 +322,7 @@ def test_watch_follows_whole_hands_that_once_went_wrong(
 
     keep = request.node.get_closest_marker("shoulder") is not None
     never_missed = request.node.get_closest_marker("never_missed") is not None
+    marked_misread = request.node.get_closest_marker("marked_misread") is not None
     video = tmp_path / f"{level}_{game}.mp4"
     truth = render_hand(
         game, seed, video, (1280, 720), fps, heldout=True, realism=level, keep_camera=keep
@@ -338,7 +345,15 @@ def test_watch_follows_whole_hands_that_once_went_wrong(
     n = len({q["seat"] for q in truth["plays"]})
     plays = {(p["trick"], p["seat"]): cards[p["index"]] for p in seen["watch"]["plays"]}
     assert len(plays) == len(seen["watch"]["plays"]) == len(truth["plays"])
-    assert plays == {(i // n + 1, q["seat"]): q["card"] for i, q in enumerate(truth["plays"])}
+    want = {(i // n + 1, q["seat"]): q["card"] for i, q in enumerate(truth["plays"])}
+    if marked_misread:
+        # every play on its trick and seat; a wrong card only where marked for a person
+        marked = {(p["trick"], p["seat"]) for p in seen["watch"]["plays"] if p["confirm"]}
+        assert plays.keys() == want.keys()
+        assert {k for k in want if plays[k] != want[k]} <= marked
+        assert sum(plays[k] == want[k] for k in want) >= len(want) - 1
+        return
+    assert plays == want
     assert seen["tricks"] == truth["record"]["tricks"]
 
 

@@ -129,6 +129,11 @@ PUSHED_CARDS = 2.4
 many card sizes (square root of its area) or nearer from where it lay, is that card moved:
 pushed by the next card, or still in a hand that paused with it on the way in."""
 
+DISPLACED_MIN = 0.2
+"""A card of the trick in progress whose own card was never seen gone, found anew close by on
+its seat's side and looking as it did, is that card moved if it reads as it at least this
+much (see :meth:`Watcher._seen_again`): not plainly another card."""
+
 CARRIED_S = 0.6
 """A doubtful latest play whose card was last found this long or less before a card came to
 lie on the same seat's side, up to :data:`CARRIED_FAR` card sizes away, is that card carried
@@ -1124,13 +1129,33 @@ class Watcher:
                     was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
                     away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
                     close = away < PUSHED_CARDS
+                    in_progress = play.trick == len(done) + 1
+                    own_side = self.seats.seat_of(tr.centre, self.size) == play.seat
                     pushed = (
                         named
                         and (probs[best] >= 0.9 or (close and probs[best] >= 0.6))
-                        and play.trick == len(self.log.tricks()[0]) + 1
-                        and self.seats.seat_of(tr.centre, self.size) == play.seat
+                        and in_progress
+                        and own_side
                     )
-                    if not pushed:
+                    # ... or, its own card never seen gone (lying there, only not found a
+                    # moment), one close on its side looking as it did and reading as it at
+                    # least a little: the table moved under a bump not told (fresh seed 10423
+                    # light Clag, 30 fps: a bump turning the camera 1.8 degrees under moving
+                    # shadows; trick 2's lead KC found anew 44 px off, read KS 0.64 / KC 0.36,
+                    # was taken for a second card from its seat, trick 2 closed two plays
+                    # short and every later play shifted)
+                    own = next((x for x in self.tracker.live() if x.id == play.track_id), None)
+                    mine = float(probs[CARD_LABELS.index(now or play.card)])
+                    displaced = (
+                        own is not None
+                        and own.status == "present"
+                        and close
+                        and looks_same
+                        and mine >= DISPLACED_MIN
+                        and in_progress
+                        and own_side
+                    )
+                    if not (pushed or displaced):
                         continue
                 elif not (named or looks_same or not moved(play.quad, tr.quad) or faint):
                     continue
