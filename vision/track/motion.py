@@ -604,13 +604,14 @@ def _similarity(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 def _jolt(
     live: list[Track], matched: dict[int, int], quads: np.ndarray, before: float
 ) -> Jolt | None:
-    """How far (pixels) every card lying still seems to have moved since the last look,
-    when they all moved alike at once (the camera bumped or shaken), else None. Only cards
-    found at the last look too count (from where they were found then); each must have
-    moved by half of :data:`STILL` of its size, and their shifts agree within a quarter of
-    their mean and a tenth of :data:`STILL` (a bump that turns the camera a degree or two
-    moves the near and far cards a few pixels apart: fresh seed 10421 full Clabber's three
-    cards moved 22-28 px, up to 4 px apart, a turn of 2.5 degrees and a scale of 1.03)."""
+    """How the table seems to have moved since the last look (:class:`Jolt`, pixels) when
+    every card lying still moved alike at once (the camera bumped or shaken), else None.
+    Only cards found at the last look too count (from where they were found then); each
+    must have moved by half of :data:`STILL` of its size, and their shifts agree within a
+    quarter of their mean and a tenth of :data:`STILL` (a bump that turns the camera a
+    degree or two moves the near and far cards a few pixels apart: fresh seed 10421 full
+    Clabber's three cards moved 22-28 px, up to 4 px apart, a turn of 2.5 degrees and a
+    scale of 1.03)."""
     centres, shifts, sizes = [], [], []
     for k, tr in enumerate(live):
         i = matched.get(k)
