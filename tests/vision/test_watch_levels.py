@@ -302,6 +302,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # closed two plays short and every later play shifted (6/12, 2 unmarked misreads).
         # Plastic's QD, read 2D, stays marked.
         pytest.param("light", "clag", 10423, 30, marks=pytest.mark.marked_misread),
+        # no knock at all: a black table between two straight purple rims, an arm reaching in;
+        # the frame's anchor fitted 83 px along the rims (their tiles lined up as well before
+        # as after, counted as exact), the view was moved, and from trick 4 on each lead went
+        # to the wrong seat (6/18, 9 unmarked misreads)
+        ("oblique", "klaberjass", 10430, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

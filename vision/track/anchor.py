@@ -46,7 +46,11 @@ nothing else changed the fitted motion lines the frames up almost exactly, at le
 ``EXACT_TILES`` tiles correlating ``EXACT`` or more. A fit that only brings most tiles nearer
 (a plain table, shadows, a wrong turn traded against a wrong shift) is no knock: development
 seed 10184's light Klaberjass fitted (24, 53) px where the camera moved (38, 11), its best
-tile 0.93; every right fit there lined up two tiles or more at 0.95-1.0."""
+tile 0.93; every right fit there lined up two tiles or more at 0.95-1.0. Only tiles the
+motion brings nearer count (session 2026-12-04, twenty-first): fresh seed 10430's oblique
+Klaberjass, a black table between two straight purple rims and no knock at all, fitted 83 px
+along the rims as an arm reached in; the rims' tiles, lined up as well before as after,
+counted as exact, the view was moved, and every later trick's lead went to the wrong seat."""
 BETTER = 0.4
 AHEAD = 0.3
 """A knock brings at least ``BETTER`` of the textured tiles nearer, and ``AHEAD`` more of them
@@ -103,7 +107,9 @@ def _tiles(ref: np.ndarray, cur: np.ndarray, motion: np.ndarray) -> tuple[int, i
             gain = fit - _ncc(a[ys, xs], b[ys, xs])
             better += gain >= 0.05
             worse += gain <= -0.05
-            exact += fit >= EXACT
+            # lined up by the motion, not lined up already: a tile of one straight edge (the
+            # table's rim) is as well lined up shifted along that edge as not at all
+            exact += fit >= EXACT and gain >= 0.05
     return textured, better, worse, exact
 
 
