@@ -522,7 +522,7 @@ def _come_to_rest_through_a_turning_bump(turn: float, shift: tuple[float, float]
     """Two cards lying (7H, 9C), then a JH coming to rest far from them; at the JH's third
     look the camera is bumped: the whole view turns by ``turn`` degrees about the frame's
     middle and shifts by ``shift``. Returns when the JH arrived (empty if not within 8 looks)."""
-    import cv2
+    from vision.detect.preprocess import warp_quad
 
     table = table_texture("green_felt", W, H, np.random.default_rng(12))
     lying = [("7H", (150.0, 110.0), 10.0), ("9C", (260.0, 240.0), -20.0)]
@@ -539,15 +539,11 @@ def _come_to_rest_through_a_turning_bump(turn: float, shift: tuple[float, float]
         at = middle + np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]]) + np.array(shift)
         return code, (float(at[0]), float(at[1])), angle + turn
 
-    def warp(frame: np.ndarray, q: np.ndarray) -> np.ndarray:
-        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
-        return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(q, dst), (160, 240))
-
     def look(cards: list, t: float) -> list:
         frame = _frame(table, cards)
         gate.update(frame, t)
         quads = np.stack([np.float32(card_quad(c, 110, a)) for _, c, a in cards])
-        crops = np.stack([warp(frame, q) for q in quads])
+        crops = np.stack([warp_quad(frame, q, ordered=True) for q in quads])
         arrived, _ = tracker.update(quads, crops, np.zeros(len(cards), bool), gate, t)
         return arrived
 

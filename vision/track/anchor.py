@@ -47,10 +47,11 @@ nothing else changed the fitted motion lines the frames up almost exactly, at le
 (a plain table, shadows, a wrong turn traded against a wrong shift) is no knock: development
 seed 10184's light Klaberjass fitted (24, 53) px where the camera moved (38, 11), its best
 tile 0.93; every right fit there lined up two tiles or more at 0.95-1.0. Only tiles the
-motion brings nearer (by 0.01 or more) count (session 2026-12-04, twenty-first): fresh seed 10430's oblique
-Klaberjass, a black table between two straight purple rims and no knock at all, fitted 83 px
-along the rims as an arm reached in; the rims' tiles, lined up as well before as after,
-counted as exact, the view was moved, and every later trick's lead went to the wrong seat."""
+motion brings nearer (by 0.01 or more) count (session 2026-12-04, twenty-first): fresh seed
+10430's oblique Klaberjass, a black table between two straight purple rims and no knock at
+all, fitted 83 px along the rims as an arm reached in; the rims' tiles, lined up as well
+before as after, counted as exact, the view was moved, and every later trick's lead went to
+the wrong seat."""
 BETTER = 0.4
 AHEAD = 0.3
 """A knock brings at least ``BETTER`` of the textured tiles nearer, and ``AHEAD`` more of them
