@@ -307,6 +307,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # as after, counted as exact), the view was moved, and from trick 4 on each lead went
         # to the wrong seat (6/18, 9 unmarked misreads)
         ("oblique", "klaberjass", 10430, 30),
+        # trick 1's lead KH held still 0.2 s at its player's edge and played from there, then
+        # carried 1.4 card sizes on and read there (as no card under the hand, then KH) only
+        # as seat 1's card came: the trick was judged gone with its lead, closed three plays
+        # short, and every later trick shifted (1/32, 27 unmarked misreads)
+        ("light", "belote", 10431, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -550,7 +550,8 @@ class Watcher:
         at rest 1 s before it showed). Never while the last trick is not yet seen gathered: its
         cards swept together come to rest out of turn (fresh seed 10021 light Clabber)."""
         turn = self.log.to_move()
-        if turn is None or self.complete or self.seats.seat_of(tr.centre, self.size) == turn:
+        seat = self.seats.seat_of(tr.centre, self.size)
+        if turn is None or self.complete or seat == turn:
             return False
         done, current = self.log.tricks()
         if done and not current and self.gathered < len(done):
@@ -561,6 +562,19 @@ class Watcher:
             if p.trick >= len(done) and not p.missed
         ):
             return False  # a card of the trick, or of the last, back in view: not a new play
+        here_now = self.tracker.seen_now
+        if any(
+            p.seat == seat and p.track_id not in here_now and self._away(tr, p) < PUSHED_CARDS
+            for p in self.log.plays
+            if p.trick == len(done) + 1 and not p.missed
+        ):
+            # ... or on the side of a seat that played to the trick, close to where its card
+            # lay, that card not found there now: it, carried on (fresh seed 10431 light
+            # Belote, 10 fps: the lead KH held still 0.2 s at its player's edge and played from
+            # there, then carried 1.4 card sizes on; read there as seat 1's card settled, it
+            # waited for it, the trick was judged gone with its lead and closed three plays
+            # short, and every later trick shifted)
+            return False
         since = self.waiting_since.setdefault(tr.id, t)
         if t - since >= OUT_OF_TURN_S:
             return False
@@ -1126,9 +1140,7 @@ class Watcher:
                     # played once, so one reading plainly as it there is it (or reading as
                     # it within two card lengths of where it lay: pushed by the next card,
                     # or still in the hand that paused with it on the way in)
-                    was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
-                    away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
-                    close = away < PUSHED_CARDS
+                    close = self._away(tr, play) < PUSHED_CARDS
                     in_progress = play.trick == len(done) + 1
                     own_side = self.seats.seat_of(tr.centre, self.size) == play.seat
                     pushed = (
@@ -1195,8 +1207,7 @@ class Watcher:
             return False
         if self.seats.seat_of(tr.centre, self.size) != play.seat:
             return False
-        was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
-        away = float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
+        away = self._away(tr, play)
         if away >= PUSHED_CARDS:
             just_left = tr.first_seen - self._found_last(play.track_id) <= CARRIED_S
             return away < CARRIED_FAR and just_left and play.trick == len(done) + 1
@@ -1252,6 +1263,12 @@ class Watcher:
                 old.status = "gone"
         self.play_of_track[tr.id] = play.index
         play.track_id = tr.id
+
+    @staticmethod
+    def _away(tr: Track, play: PlayEvent) -> float:
+        """How far ``tr`` lies from where ``play``'s card lay, in card sizes (``tr``'s)."""
+        was = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
+        return float(np.hypot(*(tr.centre - was))) / np.sqrt(max(tr.area, 1.0))
 
     @staticmethod
     def _near(tr: Track, place: np.ndarray | None) -> bool:
