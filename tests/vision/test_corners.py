@@ -19,6 +19,7 @@ from vision.detect.corners import (
     CornerDetector,
     Corners,
     decode,
+    merge,
     pair_corners,
     pair_quad,
     unexplained,
@@ -132,6 +133,21 @@ def test_an_outline_far_bigger_than_the_corners_card_does_not_explain_it() -> No
     # an outline a little bigger than the card (its edge band) is still that card's
     band = _rect(94, 94, 92, 132)
     assert unexplained(corners, np.stack([band])).tolist() == [1]
+
+
+def test_a_tight_spreads_corners_stay_apart_and_a_corner_found_twice_is_one() -> None:
+    # a row of cards each showing only its index strip: corners under a fifth of a width apart
+    width, n = 200.0, 8
+    points = np.array([[100.0 + 0.17 * width * k, 80.0] for k in range(n)], np.float32)
+    right = np.tile(np.float32([1.0, 0.0]), (n, 1))
+    sizes = np.tile(np.float32([width, 1.45 * width]), (n, 1))
+    first = (points, right, sizes, np.full(n, 0.8, np.float32))
+    # a second pass finds every one again a few pixels off, less surely
+    second = (points + np.float32([3.0, -2.0]), right, sizes * 1.05, np.full(n, 0.6, np.float32))
+    got = merge([first, second])
+    assert len(got.points) == n
+    assert np.allclose(np.sort(got.points[:, 0]), points[:, 0])
+    assert np.all(got.scores == np.float32(0.8))
 
 
 def test_large_frames_are_searched_again_at_a_finer_scale() -> None:

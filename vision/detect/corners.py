@@ -56,6 +56,14 @@ a card's own outline is within 1.45 times its area, the corner's size estimate w
 (bench/recognition.py) now name 133 more jonasblanc cards (its birch table was outlined as one
 card), 78 mabrkr, 3 notanumber11, 3 bidly, and no wrong one (3.0: 5 fewer, 2.2: 4 fewer)."""
 
+MERGE_NEAR = 0.12
+"""Two corners closer than this fraction of the card's width are one corner found twice (by
+two passes, or twice in one): the higher score is kept. Distinct index corners of a tight
+spread lie a fifth of a width apart or less (a row of cards each showing only its index strip), so
+0.2 here took every other one for a repeat: the real scenes (bench/recognition.py) named 37
+more bidly cards at 0.12 and 19 more notanumber11, none wrong (0.09: one more bidly; 0.06:
+one wrong mabrkr card)."""
+
 MODEL_PATH = Path(
     os.environ.get("TRICKCAM_CORNER_MODEL")
     or Path(__file__).resolve().parents[2] / "models" / "corners.onnx"
@@ -138,7 +146,7 @@ def to_input(image_bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
 
 def merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> Corners:
     """One corner per place from several passes: the higher score wins where two lie closer
-    than a fifth of the card's width."""
+    than MERGE_NEAR of the card's width."""
     if not found:
         z = np.zeros((0, 2), np.float32)
         return Corners(z, z, z, np.zeros((0,), np.float32))
@@ -148,7 +156,7 @@ def merge(found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) ->
     for i in order:
         near = False
         for j in keep:
-            if np.hypot(*(points[i] - points[j])) < 0.2 * min(sizes[i, 0], sizes[j, 0]):
+            if np.hypot(*(points[i] - points[j])) < MERGE_NEAR * min(sizes[i, 0], sizes[j, 0]):
                 near = True
                 break
         if not near:
