@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from vision.detect.corners import CornerDetector  # noqa: E402
 from vision.detect.find import detect  # noqa: E402
 from vision.read.classify import PARTIAL_THRESHOLD, CardClassifier  # noqa: E402
+from vision.read.recognize import read_frame  # noqa: E402
 from vision.render.decks import list_decks, load_deck  # noqa: E402
 from vision.render.layouts import CardSource, index_point, render_layout  # noqa: E402
 
@@ -101,8 +102,7 @@ def main() -> int:
     for i in range(args.scenes):
         rng = np.random.default_rng((args.seed, i))
         layout = render_layout(rng, source, w, h, (0.04 * w, 0.12 * w))
-        found = detect(layout.image, corner_detector=corners)
-        readings = classifier.classify(found)
+        found, readings = read_frame(detect(layout.image, corner_detector=corners), classifier)
         for k in range(len(found)):
             best = readings.best[k]
             if best in ("none", "back"):

@@ -51,7 +51,7 @@ from vision.read.classify import (  # noqa: E402
     CardClassifier,
     Readings,
 )
-from vision.read.recognize import finds_from  # noqa: E402
+from vision.read.recognize import finds_from, read_frame  # noqa: E402
 
 DEFAULT_REALCARDS = ROOT / ".." / "shared" / "realcards"
 RECTIFIED_SINGLES = {"mathsvlog", "vosloo"}
@@ -85,7 +85,7 @@ def _detect_read(
     them), with the readings re-thresholded at the classifier's current threshold."""
     if key not in _CACHE:
         det = detect(image, corner_detector=CORNERS[0]) if det is None else det
-        _CACHE[key] = (det, clf.classify(det) if clf is not None else None)
+        _CACHE[key] = read_frame(det, clf) if clf is not None else (det, None)
     det, readings = _CACHE[key]
     if clf is not None and readings is not None:
         limit = np.where(readings.one_corner, PARTIAL_THRESHOLD, clf.threshold)

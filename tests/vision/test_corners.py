@@ -3,6 +3,7 @@ corner detector on rendered layouts of deck designs it never saw."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,8 @@ from vision.detect.corners import (
     unexplained,
     virtual_quads,
 )
+from vision.detect.find import Detections, release_corners
+from vision.detect.preprocess import CARD_H, CARD_W
 from vision.render.layouts import _paste, _visible, index_point, index_region
 
 
@@ -219,3 +222,34 @@ def test_training_targets_peak_at_one_on_the_corners_cell_and_recover_the_point(
     # the half-visible corner is neither a corner nor background
     hy, hx = int(round(20 / STRIDE - 0.5)), int(round(120 / STRIDE - 0.5))
     assert t["heat"][hy, hx] == 0 and t["ignore"][hy, hx] == 1
+
+
+def test_corners_an_outline_read_as_no_card_held_are_released() -> None:
+    # two overlapping cards on a pale table outlined as one blob (its area within what one
+    # card's corners are explained by); a third card outlined on its own
+    a, b, c = _rect(100, 100, 80, 120), _rect(130, 110, 80, 120), _rect(330, 100, 80, 120)
+    blob = _rect(100, 100, 110, 130)
+    corners = _corners_of([a, b, c], [(0, 0), (1, 0), (2, 0)])
+    assert unexplained(corners, np.stack([blob, c])).tolist() == []
+    found = Detections(
+        quads=np.stack([blob, c]).astype(np.float32),
+        areas=np.array([110 * 130, 80 * 120], np.float32),
+        scores=np.ones(2, np.float32),
+        partial=np.zeros(2, bool),
+        crops=np.zeros((2, CARD_H, CARD_W, 3), np.uint8),
+        ambiguous=np.zeros(2, bool),
+        frame=np.full((400, 600, 3), 200, np.uint8),
+        one_corner=np.zeros(2, bool),
+        corners=corners,
+    )
+    assert release_corners(found, []) is found
+    freed = release_corners(found, [0])  # the blob was read as no card
+    assert len(freed) == 4
+    assert freed.one_corner.tolist() == [False, False, True, True]
+    assert freed.corners is corners
+    # the new rows are the two cards' virtual outlines (their corners alone), not the third's
+    virtual = corners.quads()
+    got = sorted(freed.quads[2:].reshape(2, -1).tolist())
+    assert np.allclose(got, sorted(virtual[:2].reshape(2, -1).tolist()), atol=1e-3)
+    # without the detector's corners nothing is released
+    assert release_corners(replace(found, corners=None), [0]).quads.shape == (2, 4, 2)

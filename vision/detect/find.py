@@ -41,7 +41,7 @@ that corner alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -127,6 +127,9 @@ class Detections:
     one_corner: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
     """Cards hidden under others (see :mod:`vision.detect.fans`): the outline is a guess and only the
     top-left index corner of the crop is visible; always ``partial`` too."""
+    corners: Corners | None = None
+    """Every index corner the corner detector found in the frame, when it ran (see
+    :func:`release_corners`)."""
 
     def __len__(self) -> int:
         return int(self.quads.shape[0])
@@ -155,6 +158,7 @@ class Detections:
             },
             frame=self.frame,
             one_corner=self.one_corner[rows],
+            corners=self.corners,
         )
 
 
@@ -388,7 +392,8 @@ def detect(
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
     found = _outlined(frame_bgr, hidden_cards, known)
     if corner_detector is not None:
-        found = add_corner_rows(found, frame_bgr, corner_detector.find(frame_bgr))
+        corners = corner_detector.find(frame_bgr)
+        found = replace(add_corner_rows(found, frame_bgr, corners), corners=corners)
     return found
 
 
@@ -432,10 +437,36 @@ def add_corner_rows(found: Detections, frame_bgr: np.ndarray, corners: Corners) 
     corners), a lone corner a card read from that corner alone (``one_corner``); corners on a
     card already outlined are that card's and add nothing."""
     whole = found.quads[~found.one_corner] if len(found) else np.zeros((0, 4, 2), np.float32)
-    rows = unexplained(corners, whole)
+    return _with_corner_rows(found, frame_bgr, corners, unexplained(corners, whole))
+
+
+def release_corners(found: Detections, outlines: Sequence[int]) -> Detections:
+    """``found`` with rows added for the index corners that only the whole-card ``outlines``
+    (row indices) held: outlines the classifier did not name (two overlapping cards on a pale
+    table outlined as one, read as nothing or unsure), whose corners are then read each as a
+    card seen by its corner alone (see :func:`add_corner_rows`). Without the detector's
+    corners (``found.corners``), ``found`` as it is."""
+    if found.corners is None or found.frame is None or len(outlines) == 0:
+        return found
+    whole = [i for i in range(len(found)) if not found.one_corner[i]]
+    freed = set(outlines)
+    kept = [i for i in whole if i not in freed]
+    before = set(unexplained(found.corners, found.quads[whole]).tolist())
+    after = unexplained(found.corners, found.quads[kept])
+    rows = np.array([i for i in after.tolist() if i not in before], np.int64)
+    # each read alone: two cards lying across each other put one card's index where the
+    # other's far index would be, and such a pair read as one card may be named wrongly
+    return _with_corner_rows(found, found.frame, found.corners, rows, pair=False)
+
+
+def _with_corner_rows(
+    found: Detections, frame_bgr: np.ndarray, corners: Corners, rows: np.ndarray, pair: bool = True
+) -> Detections:
+    """``found`` with the corners ``rows`` added: pairs as whole cards (unless not ``pair``),
+    the rest alone."""
     if len(rows) == 0:
         return found
-    pairs, singles = pair_corners(corners, rows)
+    pairs, singles = pair_corners(corners, rows) if pair else ([], rows.tolist())
     virtual = corners.quads()
     quads = [pair_quad(corners, i, j) for i, j in pairs] + [virtual[i] for i in singles]
     crops = [warp_exact(frame_bgr, q, (CARD_W, CARD_H)) for q in quads]
@@ -460,4 +491,5 @@ def add_corner_rows(found: Detections, frame_bgr: np.ndarray, corners: Corners) 
         one_corner=np.concatenate(
             [found.one_corner, [k >= n_pairs for k in range(len(quads))]]
         ).astype(bool),
+        corners=found.corners,
     )

@@ -149,6 +149,17 @@ class Readings:
             return None
         return self.best[i]
 
+    def followed_by(self, more: Readings) -> Readings:
+        """These readings, then ``more`` (of rows added after them)."""
+        return Readings(
+            labels=self.labels,
+            probs=np.concatenate([self.probs, more.probs]),
+            best=self.best + more.best,
+            confidence=np.concatenate([self.confidence, more.confidence]),
+            unsure=np.concatenate([self.unsure, more.unsure]),
+            one_corner=np.concatenate([self.one_corner, more.one_corner]),
+        )
+
 
 def _open(model_path: Path, threads: int) -> tuple[ort.InferenceSession, str]:
     """An onnxruntime session of a card model and its input's name, the input checked."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.detect.corners import MODEL_PATH as CORNER_MODEL
 from vision.detect.corners import CornerDetector, CornerModelError
-from vision.detect.find import Detections, detect
+from vision.detect.find import Detections, detect, release_corners
 from vision.read.classify import CardClassifier, Readings
 
 
@@ -77,6 +77,24 @@ def finds_from(detections: Detections, readings: Readings) -> list[Find]:
     return finds
 
 
+def read_frame(detections: Detections, classifier: CardClassifier) -> tuple[Detections, Readings]:
+    """``detections`` read by ``classifier``; then the index corners that only outlines not
+    named held (two overlapping cards on a pale table outlined as one, read as nothing or
+    unsure) are read too, each as a card seen by its corner alone
+    (:func:`vision.detect.find.release_corners`): the detections with those rows added, and
+    all their readings. (Real scenes, bench/recognition.py: jonasblanc's overlapped hands
+    10 more cards named, bidly 2, none wrong; outlines read as no card alone: 2 and 0.)"""
+    readings = classifier.classify(detections)
+    no_card = [
+        i for i in range(len(detections)) if not readings.one_corner[i] and readings.card(i) is None
+    ]
+    more = release_corners(detections, no_card)
+    if len(more) == len(detections):
+        return detections, readings
+    added = more.take(list(range(len(detections), len(more))))
+    return more, readings.followed_by(classifier.classify(added))
+
+
 class Recognizer:
     """Detection + classification of whole frames (one onnxruntime batch per frame).
 
@@ -96,7 +114,7 @@ class Recognizer:
 
     def __call__(self, frame_bgr: np.ndarray) -> list[Find]:
         detections = detect(frame_bgr, corner_detector=self.corners)
-        return finds_from(detections, self.classifier.classify(detections))
+        return finds_from(*read_frame(detections, self.classifier))
 
 
 def default_corner_detector(options: object | None = None) -> CornerDetector | None:
