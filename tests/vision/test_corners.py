@@ -85,6 +85,14 @@ def test_decode_reads_a_peak_back_into_frame_pixels() -> None:
     assert np.allclose(sizes[0], (80, 120), rtol=1e-5)
 
 
+def _inside_quad(quad: np.ndarray, point: np.ndarray) -> bool:
+    import cv2
+
+    return (
+        cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) > 0
+    )
+
+
 def _corners_of(quads: list[np.ndarray], which: list[tuple[int, int]]) -> Corners:
     pts, rights, sizes = [], [], []
     for k, corner in which:
@@ -123,6 +131,12 @@ def test_corners_on_an_outlined_card_are_that_cards() -> None:
     corners = _corners_of([a, b], [(0, 0), (0, 2), (1, 0)])
     assert unexplained(corners, np.stack([a])).tolist() == [2]
     assert unexplained(corners, np.zeros((0, 4, 2), np.float32)).tolist() == [0, 1, 2]
+    # a card half under an outlined one, its index inside that outline but far from the
+    # outline's corners, is another card
+    under = _rect(130, 150, 80, 120)
+    inside = _corners_of([under], [(0, 0)])
+    assert _inside_quad(a, inside.points[0])
+    assert unexplained(inside, np.stack([a])).tolist() == [0]
 
 
 def test_an_outline_far_bigger_than_the_corners_card_does_not_explain_it() -> None:
@@ -229,7 +243,8 @@ def test_corners_an_outline_read_as_no_card_held_are_released() -> None:
     # card's corners are explained by); a third card outlined on its own
     a, b, c = _rect(100, 100, 80, 120), _rect(130, 110, 80, 120), _rect(330, 100, 80, 120)
     blob = _rect(100, 100, 110, 130)
-    corners = _corners_of([a, b, c], [(0, 0), (1, 0), (2, 0)])
+    # (a's top-left index and b's bottom-right one: each at a corner of the blob's outline)
+    corners = _corners_of([a, b, c], [(0, 0), (1, 2), (2, 0)])
     assert unexplained(corners, np.stack([blob, c])).tolist() == []
     found = Detections(
         quads=np.stack([blob, c]).astype(np.float32),
