@@ -10,6 +10,8 @@ and compares with the true records.
         --games clabber,klaberjass,belote,clag --hands 5 --seed 9000   # a real table's levels
     .venv/bin/python bench/watch.py --reader deck        # reader that knows the deck's faces
     .venv/bin/python bench/watch.py --keep DIR --reuse   # watch hands already rendered in DIR
+    .venv/bin/python bench/watch.py ... --workers 16     # 16 hands at once, one process each
+    .venv/bin/python bench/watch.py --summary A.json B.json  # the hands of several --dump runs pooled
 
 --realism (``vision/render/realism.py``): ``studio`` is the original kind renders; ``top``,
 ``oblique``, ``light``, ``hands`` and ``full`` a real table's pace, a phone's view, light and
@@ -55,11 +57,14 @@ os.environ.setdefault("OPENCV_FFMPEG_CAPTURE_OPTIONS", "threads;1")  # decode on
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import multiprocessing  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from concurrent.futures import ProcessPoolExecutor, as_completed  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import NamedTuple  # noqa: E402
 
 import cv2  # noqa: E402
 
@@ -218,6 +223,82 @@ def _summary_row(level: str, fps: float, name: str, rs: list[dict]) -> None:
     )
 
 
+class Job(NamedTuple):
+    """One hand to render (or reuse) and watch."""
+
+    level: str
+    fps: float
+    game: str
+    seed: int
+    folder: Path
+    size: tuple[int, int]
+    decks: str
+    reader: str
+    reuse: bool
+    keep_camera: bool
+
+
+_READER: list = []  # type: ignore[type-arg]  # this process's classifier reader, made once
+
+
+def _run_job(job: Job) -> dict:
+    """Render (or reuse) one hand, calibrate its table and watch it: its row of the table."""
+    cv2.setNumThreads(1)
+    if job.reader == "model" and not _READER:
+        _READER.append(classifier_reader(threads=1))
+    heldout = {"heldout": True, "trained": False, "any": None}[job.decks]
+    video = job.folder / f"{job.level}_{job.fps:g}_{job.game}_{job.seed}.mp4"
+    if job.reuse and video.exists() and video.with_suffix(".json").exists():
+        truth = load_truth(video.with_suffix(".json"))
+    else:
+        truth = render_hand(
+            job.game, job.seed, video, job.size, job.fps, heldout=heldout, realism=job.level,
+            keep_camera=job.keep_camera,
+        )  # fmt: skip
+    geometry, why = calibrated(video, truth, job.folder) if job.level != "studio" else (None, "")
+    r = watch_one(video, truth, job.reader, _READER[0] if _READER else None, geometry)
+    r.update(level=job.level, game=job.game, seed=job.seed, fps_video=job.fps, calibration=why)
+    r["true_plays"], r["deck"] = truth["plays"], truth["look"]["deck"]
+    return r
+
+
+def _pooled(ap: argparse.ArgumentParser, dumps: list[Path]) -> int:
+    """The table of the hands in several --dump files together."""
+    rows: dict[tuple[str, str, float], list[dict]] = {}
+    seen: set[tuple[str, str, float, int]] = set()
+    for path in dumps:
+        try:
+            hands = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            ap.error(f"--summary {path}: {exc}")
+        if not isinstance(hands, list) or not all(isinstance(r, dict) for r in hands):
+            ap.error(f"--summary {path}: not a bench/watch.py --dump file")
+        for r in hands:
+            try:
+                key = (r["level"], r["game"], float(r["fps_video"]), int(r["seed"]))
+            except (KeyError, TypeError, ValueError):
+                ap.error(f"--summary {path}: a hand without level, game, fps_video or seed")
+            if key in seen:
+                ap.error(
+                    f"--summary: {key[0]} {key[1]} {key[2]:g} fps seed {key[3]} is in two dumps"
+                )
+            seen.add(key)
+            rows.setdefault(key[:3], []).append(r)
+    seeds = sorted({k[3] for k in seen})
+    print(
+        f"{len(seen)} hands from {len(dumps)} dumps, seeds {seeds[0]}-{seeds[-1]}"
+        if seen
+        else "no hands"
+    )
+    if rows:
+        order = {level: k for k, level in enumerate(REALISM)}
+        table = sorted(
+            rows.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0][2], kv[0][1])
+        )
+        _summary(dict(table), "pooled dumps", "as run", "as run")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -244,7 +325,26 @@ def main() -> int:
         help="keep each level's camera where it was drawn, even behind a player's shoulder"
         " (trickcam dataset video --keep-camera)",
     )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="hands rendered and watched at once, each in its own process on one thread"
+        " (default 1; frames per CPU second stay per hand, wall-clock fps fall as cores fill)",
+    )
+    ap.add_argument(
+        "--summary",
+        type=Path,
+        nargs="+",
+        metavar="DUMP",
+        help="print the table of the hands in these --dump files together (several runs, e.g."
+        " fresh seeds of one code, pooled per level, game and fps) and render nothing",
+    )
     args = ap.parse_args()
+    if args.summary:
+        return _pooled(ap, args.summary)
+    if args.workers < 1:
+        ap.error("--workers must be at least 1")
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
     levels = [x.strip() for x in args.realism.split(",") if x.strip()]
@@ -252,32 +352,39 @@ def main() -> int:
         if level not in REALISM:
             ap.error(f"--realism {level!r}: expected one of {', '.join(REALISM)}")
     rates = [float(x) for x in args.fps.split(",") if x.strip()]
-    heldout = {"heldout": True, "trained": False, "any": None}[args.decks]
-    model_reader = classifier_reader(threads=1) if args.reader == "model" else None
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_watch_"))
     folder.mkdir(parents=True, exist_ok=True)
+    jobs = [
+        Job(
+            level,
+            fps,
+            game,
+            args.seed + k,
+            folder,
+            (w, h),
+            args.decks,
+            args.reader,
+            args.reuse,
+            args.keep_camera,
+        )  # fmt: skip
+        for level in levels
+        for fps in rates
+        for game in args.games.split(",")
+        for k in range(args.hands)
+    ]
     rows: dict[tuple[str, str, float], list[dict]] = {}
-    for level in levels:
-        for fps in rates:
-            for game in args.games.split(","):
-                for k in range(args.hands):
-                    seed = args.seed + k
-                    video = folder / f"{level}_{fps:g}_{game}_{seed}.mp4"
-                    if args.reuse and video.exists() and video.with_suffix(".json").exists():
-                        truth = load_truth(video.with_suffix(".json"))
-                    else:
-                        truth = render_hand(
-                            game, seed, video, (w, h), fps, heldout=heldout, realism=level,
-                            keep_camera=args.keep_camera,
-                        )  # fmt: skip
-                    geometry, why = (
-                        calibrated(video, truth, folder) if level != "studio" else (None, "")
-                    )
-                    r = watch_one(video, truth, args.reader, model_reader, geometry)
-                    r.update(level=level, game=game, seed=seed, fps_video=fps, calibration=why)
-                    r["true_plays"], r["deck"] = truth["plays"], truth["look"]["deck"]
-                    rows.setdefault((level, game, fps), []).append(r)
-                    _print_hand(r)
+    for job in jobs:  # the table's order, whatever order the hands finish in
+        rows.setdefault((job.level, job.game, job.fps), [])
+    if args.workers == 1:
+        done = map(_run_job, jobs)
+    else:
+        pool = ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"))
+        done = (f.result() for f in as_completed([pool.submit(_run_job, j) for j in jobs]))
+    for r in done:
+        rows[(r["level"], r["game"], r["fps_video"])].append(r)
+        _print_hand(r)
+    for rs in rows.values():
+        rs.sort(key=lambda r: r["seed"])
     _summary(rows, args.size, args.decks, args.reader)
     if args.dump:
         everything = [r for rs in rows.values() for r in rs]
