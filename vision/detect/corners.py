@@ -59,10 +59,10 @@ card), 78 mabrkr, 3 notanumber11, 3 bidly, and no wrong one (3.0: 5 fewer, 2.2: 
 MERGE_NEAR = 0.12
 """Two corners closer than this fraction of the card's width are one corner found twice (by
 two passes, or twice in one): the higher score is kept. Distinct index corners of a tight
-spread lie a fifth of a width apart or less (a row of cards each showing only its index strip), so
-0.2 here took every other one for a repeat: the real scenes (bench/recognition.py) named 37
-more bidly cards at 0.12 and 19 more notanumber11, none wrong (0.09: one more bidly; 0.06:
-one wrong mabrkr card)."""
+spread lie a fifth of a width apart or less (a row of cards each showing only its index
+strip), so 0.2 here took every other one for a repeat: the real scenes (bench/recognition.py)
+named 37 more bidly cards at 0.12 and 19 more notanumber11, none wrong (0.09: one more bidly;
+0.06: one wrong mabrkr card)."""
 
 INDEX_NEAR = 0.45
 """A corner inside a whole card's outline is that card's own only when it lies within this many
