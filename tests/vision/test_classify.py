@@ -31,12 +31,16 @@ from vision.read.classify import (
     COVERED_MODEL_PATH,
     MODEL_PATH,
     ONE_CORNER_LOOKS,
+    PARTIAL_THRESHOLD,
+    RED_INDEX,
     CardClassifier,
     ModelError,
     blank_crops,
     combine_corners,
+    confirm_red,
     covered_look,
     load_sidecar,
+    red_index,
 )
 from vision.render.scene import card_quad, paste_card, table_texture
 
@@ -247,7 +251,12 @@ def test_a_card_read_from_one_corner_pools_the_surer_of_its_two_looks_at_each_pl
             if k == 0:
                 helped.append(bool(again.max() > first.max()))
         pooled = np.exp(np.mean(logs, axis=0) - np.max(np.mean(logs, axis=0)))
-        assert np.allclose(single.probs[i], pooled / pooled.sum(), atol=1e-5)
+        pooled /= pooled.sum()
+        if codes[i][-1] in "HD" and red_index(corner_crop(card)) > RED_INDEX:
+            # red ink confirmed: the spades' and clubs' share struck out (see confirm_red)
+            pooled[[LABELS.index(c) for c in LABELS[:52] if c[-1] in "SC"]] = 0.0
+            pooled /= pooled.sum()
+        assert np.allclose(single.probs[i], pooled, atol=1e-5)
         assert single.best[i] == codes[i]
     assert helped[-1]  # the dark strip made the plain look less sure
     assert not np.allclose(single.probs, whole.probs)
@@ -332,3 +341,38 @@ def test_a_blank_corner_is_told_from_any_index() -> None:
             cards.extend(corner_crops(look))
     assert not blank_crops(cards).any()
     assert not blank_crops([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in cards]).any()
+
+
+def test_red_ink_is_told_from_black_in_every_light_and_only_confirms_a_red_reading() -> None:
+    """red_index: every black index of a rendered deck, plain, in warm dim light, or blurred
+    and compressed, stays under RED_INDEX; the red ones lie over it. confirm_red strikes the
+    black cards out of a red best reading whose index is red (9D 0.85 with 9S 0.10 beside it
+    becomes sure enough to name from one corner), and leaves alone a red reading of black ink
+    and every black reading."""
+    deck = _rendered_deck()
+    red, black = [], []
+    for label in LABELS[:52]:
+        img = cv2.resize(deck[label][:, :, :3], (160, 240), interpolation=cv2.INTER_AREA)
+        warm = np.clip(img.astype(np.float32) * (0.55, 0.75, 0.95), 0, 255).astype(np.uint8)
+        ok, buf = cv2.imencode(
+            ".jpg", cv2.GaussianBlur(warm, (5, 5), 0), [cv2.IMWRITE_JPEG_QUALITY, 40]
+        )
+        for look in (img, warm, cv2.imdecode(buf, cv2.IMREAD_COLOR)):
+            (red if label[-1] in "HD" else black).append(red_index(corner_crop(look)))
+    assert max(black) < RED_INDEX
+    assert np.mean(np.array(red) > RED_INDEX) >= 0.95
+    # a brown table beside a black index: green far above blue is no red ink
+    card = cv2.resize(deck["9S"][:, :, :3], (160, 240), interpolation=cv2.INTER_AREA).copy()
+    card[:, :8] = (40, 110, 170)
+    assert red_index(corner_crop(card)) < RED_INDEX
+
+    probs = np.full((3, len(LABELS)), 0.05 / (len(LABELS) - 2), np.float32)
+    for row in probs:
+        row[LABELS.index("9D")], row[LABELS.index("9S")] = 0.85, 0.10
+    probs[2, [LABELS.index("9D"), LABELS.index("9S")]] = 0.10, 0.85
+    red_crop = corner_crop(cv2.resize(deck["9D"][:, :, :3], (160, 240)))
+    black_crop = corner_crop(cv2.resize(deck["9S"][:, :, :3], (160, 240)))
+    out = confirm_red(probs, [red_crop, black_crop, red_crop])
+    assert out[0, LABELS.index("9S")] == 0.0 and out[0].max() >= PARTIAL_THRESHOLD
+    assert np.isclose(out[0].sum(), 1.0)
+    assert np.array_equal(out[1:], probs[1:])  # black ink, and a black best reading
