@@ -245,6 +245,47 @@ def test_one_card_outlined_twice_a_little_apart_is_one_card_and_two_overlapping_
     assert arrivals([left, right], two) == 2
 
 
+def test_one_card_coming_to_rest_followed_as_two_tracks_arrives_once() -> None:
+    """A card coming to rest outlined whole and, from the next look on, also a second time:
+    the second outline, first found far enough off to start a track of its own, comes to
+    share nearly all of the card with the first as the card settles. One card arrives, not
+    two (fresh seed 10491 full Belote: trick 3's last card played twice, the second copy taken
+    for the next trick's lead, and every later trick shifted)."""
+    import cv2
+
+    from vision.track.motion import REFOUND, TWICE, overlap
+
+    table = table_texture("wood", W, H, np.random.default_rng(8))
+    gate = MotionGate()
+    for k in range(10):
+        gate.update(table, k / 10)
+    img = _frame(table, [("9H", (320, 180), 20)])
+
+    def warp(quad: np.ndarray) -> np.ndarray:
+        src = np.float32(quad).reshape(4, 2)
+        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
+        return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (160, 240))
+
+    whole = np.float32(card_quad((320, 180), 110, 20))
+    off = np.float32(card_quad((355, 165), 110, 20))
+    nearer = np.float32(card_quad((338, 172), 110, 20))
+    askew = np.float32(card_quad((324, 178), 110, 21))
+    assert overlap(whole, off) < TWICE < overlap(whole, nearer) < REFOUND < overlap(whole, askew)
+    # the card slides in (its first two finds further left), and is found a second time,
+    # first far off, as it settles
+    sliding = [np.float32(card_quad(c, 110, 20)) for c in ((300, 190), (310, 185))]
+    assert overlap(sliding[1], off) < TWICE
+    tracker, arrived = CardTracker(), []
+    looks = [[sliding[0]], [sliding[1], off], [whole, nearer]] + [[whole, askew]] * 8
+    for k, quads in enumerate(looks):
+        q = np.float32(quads)
+        crops = np.stack([warp(x) for x in quads])
+        a, _left = tracker.update(q, crops, np.zeros(len(q), bool), gate, 1.0 + k / 10)
+        arrived += a
+    assert len(arrived) == 1
+    assert overlap(arrived[0].quad, whole) > 0.95  # the first track, on its first outline
+
+
 def test_a_card_outlined_a_little_off_as_it_came_to_rest_keeps_its_right_outline_too() -> None:
     """A card outlined 12 px off as it came to rest (a hand's shadow run into it), then outlined
     right while the hand still moves beside it (development seed 10292 light Clabber: read as
