@@ -73,6 +73,15 @@ def _frame(table: np.ndarray, cards: list[tuple[str, tuple[float, float], float]
     return img
 
 
+def _warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The upright 160 x 240 warp of ``quad`` in ``img``, as detection makes it."""
+    import cv2
+
+    src = np.float32(quad).reshape(4, 2)
+    dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (160, 240))
+
+
 def test_motion_gate_sees_motion_only_where_it_happens() -> None:
     table = table_texture("green_felt", W, H, np.random.default_rng(1))
     gate = MotionGate()
@@ -208,22 +217,16 @@ def test_one_card_outlined_twice_a_little_apart_is_one_card_and_two_overlapping_
     two warps looking nothing alike (fresh seed 10250 full Klaberjass: sharing 77 % of the
     smaller outline, played twice, and every later trick shifted): one card arrives. Two
     cards laid partly over each other (a third shared) are two."""
-    import cv2
 
     table = table_texture("wood", W, H, np.random.default_rng(8))
     gate = MotionGate()
     for k in range(10):
         gate.update(table, k / 10)
 
-    def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
-        src = np.float32(quad).reshape(4, 2)
-        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
-        return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (160, 240))
-
     def arrivals(quads: list[np.ndarray], img: np.ndarray) -> int:
         tracker, arrived = CardTracker(), 0
         q = np.float32(quads)
-        crops = np.stack([warp(img, x) for x in quads])
+        crops = np.stack([_warp(img, x) for x in quads])
         for k in range(6):  # lying still 0.5 s, found the same each look
             a, _left = tracker.update(q, crops, np.zeros(len(q), bool), gate, 1.0 + k / 10)
             arrived += len(a)
@@ -251,7 +254,6 @@ def test_one_card_coming_to_rest_followed_as_two_tracks_arrives_once() -> None:
     share nearly all of the card with the first as the card settles. One card arrives, not
     two (fresh seed 10491 full Belote: trick 3's last card played twice, the second copy taken
     for the next trick's lead, and every later trick shifted)."""
-    import cv2
 
     from vision.track.motion import REFOUND, TWICE, overlap
 
@@ -260,11 +262,6 @@ def test_one_card_coming_to_rest_followed_as_two_tracks_arrives_once() -> None:
     for k in range(10):
         gate.update(table, k / 10)
     img = _frame(table, [("9H", (320, 180), 20)])
-
-    def warp(quad: np.ndarray) -> np.ndarray:
-        src = np.float32(quad).reshape(4, 2)
-        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
-        return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (160, 240))
 
     whole = np.float32(card_quad((320, 180), 110, 20))
     off = np.float32(card_quad((355, 165), 110, 20))
@@ -279,7 +276,7 @@ def test_one_card_coming_to_rest_followed_as_two_tracks_arrives_once() -> None:
     looks = [[sliding[0]], [sliding[1], off], [whole, nearer]] + [[whole, askew]] * 8
     for k, quads in enumerate(looks):
         q = np.float32(quads)
-        crops = np.stack([warp(x) for x in quads])
+        crops = np.stack([_warp(img, x) for x in quads])
         a, _left = tracker.update(q, crops, np.zeros(len(q), bool), gate, 1.0 + k / 10)
         arrived += a
     assert len(arrived) == 1
@@ -292,16 +289,10 @@ def test_a_card_outlined_a_little_off_as_it_came_to_rest_keeps_its_right_outline
     no card from the first outline, never read again from the right one, never played): the
     tracker keeps the look and outline it was last found with (``near_look``), though not "in
     place", and never while the hand moved takes that for a quiet look."""
-    import cv2
 
     table = table_texture("green_felt", W, H, np.random.default_rng(9))
     card = _frame(table, [("JH", (320, 180), 20)])
     hand = _frame(table, [("JH", (320, 180), 20), ("7C", (320, 80), 70)])
-
-    def warp(quad: np.ndarray) -> np.ndarray:
-        src = np.float32(quad).reshape(4, 2)
-        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
-        return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), (160, 240))
 
     off = np.float32(card_quad((330, 187), 110, 20))
     right = np.float32(card_quad((320, 180), 110, 20))
@@ -309,7 +300,7 @@ def test_a_card_outlined_a_little_off_as_it_came_to_rest_keeps_its_right_outline
     arrived = []
     for k in range(8):  # comes to rest outlined off, all quiet round it
         gate.update(card, k / 10)
-        a, _ = tracker.update(off[None], warp(off)[None], np.zeros(1, bool), gate, k / 10)
+        a, _ = tracker.update(off[None], _warp(card, off)[None], np.zeros(1, bool), gate, k / 10)
         arrived += a
     assert len(arrived) == 1
     tr = arrived[0]
@@ -317,10 +308,10 @@ def test_a_card_outlined_a_little_off_as_it_came_to_rest_keeps_its_right_outline
     for k in range(8, 14):  # outlined right, the hand moving beside it every frame
         gate.update(hand if k % 2 == 0 else card, k / 10)
         assert gate.last_motion_in(right) == k / 10
-        tracker.update(right[None], warp(right)[None], np.zeros(1, bool), gate, k / 10)
+        tracker.update(right[None], _warp(card, right)[None], np.zeros(1, bool), gate, k / 10)
         assert tr.status == "present" and tr.found_last == k / 10
         assert tr.near_quad is not None and np.allclose(tr.near_quad, right)
-        assert tr.near_look is not None and same_card(tr.near_look, warp(right))
+        assert tr.near_look is not None and same_card(tr.near_look, _warp(card, right))
         assert np.allclose(tr.quad, off) and tr.last_seen == 0.7  # no quiet look since
 
 
@@ -503,7 +494,6 @@ def _come_to_rest_through_a_bump(jolt: tuple[float, float], lying_moves: bool) -
     """A card lying (7H), then a JH coming to rest; at the JH's third look the whole view
     moves by ``jolt`` (the camera bumped), the 7H with it when ``lying_moves``. Returns when
     the JH arrived (empty if it did not within 8 looks)."""
-    import cv2
 
     table = table_texture("green_felt", W, H, np.random.default_rng(12))
     lying = ("7H", (200.0, 180.0), 10.0)
@@ -519,17 +509,13 @@ def _come_to_rest_through_a_bump(jolt: tuple[float, float], lying_moves: bool) -
     def quad(centre: tuple[float, float], angle: float, dx: float, dy: float) -> np.ndarray:
         return np.float32(card_quad((centre[0] + dx, centre[1] + dy), 110, angle))
 
-    def warp(frame: np.ndarray, q: np.ndarray) -> np.ndarray:
-        dst = np.float32([[0, 0], [159, 0], [159, 239], [0, 239]])
-        return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(q, dst), (160, 240))
-
     gate, tracker = MotionGate(), CardTracker()
     t = 0.0
     for _ in range(6):  # the 7H comes to rest first
         frame = scene(0, 0, False, 0, 0)
         gate.update(frame, t)
         q = quad(lying[1], lying[2], 0, 0)
-        tracker.update(q[None], warp(frame, q)[None], np.zeros(1, bool), gate, t)
+        tracker.update(q[None], _warp(frame, q)[None], np.zeros(1, bool), gate, t)
         t += 0.1
     assert [tr.status for tr in tracker.tracks] == ["present"]
     arrived_at = []
@@ -540,7 +526,7 @@ def _come_to_rest_through_a_bump(jolt: tuple[float, float], lying_moves: bool) -
         frame = scene(ldx, ldy, True, ndx, ndy)
         gate.update(frame, t)
         quads = np.stack([quad(lying[1], lying[2], ldx, ldy), quad(new[1], new[2], ndx, ndy)])
-        crops = np.stack([warp(frame, q) for q in quads])
+        crops = np.stack([_warp(frame, q) for q in quads])
         arrived, _ = tracker.update(quads, crops, np.zeros(2, bool), gate, t)
         arrived_at += [round(t, 2) for tr in arrived if tr.centre[0] > 300]  # the JH
         t += 0.1
