@@ -312,6 +312,14 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # as seat 1's card came: the trick was judged gone with its lead, closed three plays
         # short, and every later trick shifted (1/32, 27 unmarked misreads)
         ("light", "belote", 10431, 10),
+        # trick 3's last card 9H outlined whole and with a strip of the table beside it as it
+        # came to rest, followed as two cards: the second taken for seat 2's lead of trick 4,
+        # the trick "left the table short" and every later trick shifted (12/32, 15 unmarked)
+        ("full", "belote", 10491, 10),
+        # trick 6's 7H, played with an outline twice as long as wide, found with its own
+        # outline 0.2 s after a hand over the trick had it judged gathered: taken for seat 1's
+        # lead of trick 7, its play "revised" to 9H, every later play shifted (11/18)
+        ("hands", "klaberjass", 10494, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

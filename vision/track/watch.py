@@ -104,6 +104,15 @@ first and lands a moment later (fresh seed 10301 full Belote: the last trick's K
 three missed plays inferred at once, and the trick's real cards came after the hand was over)."""
 
 
+BACK_AFTER_GATHER_S = 1.5
+"""A card of the trick judged gathered less than this ago, reading surely as that card near
+where it lay, is that card back in view (a hand lifted off the trick: it was covered, not
+gathered), however its outline and look differ from the play's: that play's outline may have
+been odd (fresh seed 10494 hands Klaberjass, 10 fps: trick 6's 7H, played with an outline
+twice as long as wide, found 0.2 s after a hand over the trick had it judged gathered with its
+normal outline, was taken for seat 1's lead of trick 7; its own play was "revised" to 9H and
+every later play shifted)."""
+
 COVER_GRID, COVER_DIFF, COVER_SHARE = 24, 45.0, 0.35
 """The play area is *covered* when at least COVER_SHARE of a COVER_GRID x COVER_GRID copy
 of it differs from its bare look by more than COVER_DIFF (a colour level, 0-255)."""
@@ -293,6 +302,8 @@ class Watcher:
         self.gated = -math.inf
         """When the motion gate last saw a frame."""
         self.gathered = 0
+        self.gathered_at = -math.inf
+        """When the last trick was judged gathered (:data:`BACK_AFTER_GATHER_S`)."""
         self.bare_look: np.ndarray | None = None
         """The play area with no card on it (coarse, colour): what covers it is told from it."""
         self.empty_table: np.ndarray | None = None
@@ -1112,7 +1123,14 @@ class Watcher:
                     )
                 ]
             if play.trick <= self.gathered:
-                if moved(play.quad, tr.quad) or not looks_same:
+                back = (
+                    play.trick == self.gathered
+                    and t - self.gathered_at <= BACK_AFTER_GATHER_S
+                    and card == now
+                    and probs[best] >= 0.9
+                    and self._near(tr, where_it_lay)
+                )
+                if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
             else:
                 now = self.log.cards()[play.index][1]
@@ -1419,7 +1437,7 @@ class Watcher:
             for play in self.log.close_short(why)
         ]
         if left and number > self.gathered:
-            self.gathered = number
+            self.gathered, self.gathered_at = number, t
             trick = self.log.tricks()[0][number - 1]
             trick.gathered = True
             events.append(WatchEvent("gathered", t, trick=trick))
@@ -1635,7 +1653,7 @@ class Watcher:
         trick_ids = [p.track_id for p in self.log.plays if p.trick == number]
         gone = {i for i in trick_ids if all(tt.id != i for tt in self.tracker.live())}
         if number <= len(done) and len(gone) == len(trick_ids) and number > self.gathered:
-            self.gathered = number
+            self.gathered, self.gathered_at = number, t
             trick = done[number - 1]
             trick.gathered = True
             return [WatchEvent("gathered", t, trick=trick)]
