@@ -30,6 +30,7 @@ from vision.read.classify import (
     COVERED_FROM,
     COVERED_MODEL_PATH,
     MODEL_PATH,
+    ONE_CORNER_BLUR,
     ONE_CORNER_LOOKS,
     PARTIAL_THRESHOLD,
     RED_INDEX,
@@ -217,7 +218,7 @@ def test_the_covered_look_whitens_only_the_strip_beside_the_index() -> None:
 def test_a_card_read_from_one_corner_pools_the_surer_of_its_two_looks_at_each_place() -> None:
     """A fanned card: the next card's edge and big pip lie right beside its index. Read from
     that corner alone it is read at each of ONE_CORNER_LOOKS as it is and with that strip
-    whitened; the surer reading of each place counts, and the places' readings are pooled
+    whitened, each look softened by ONE_CORNER_BLUR; the surer reading of each place counts, and the places' readings are pooled
     by their normalised geometric mean; whole cards are read as before (both corners). The
     last card has a dark card (a back, a black court's robe) beside its index, which the
     strip whitened reads surer."""
@@ -245,6 +246,7 @@ def test_a_card_read_from_one_corner_pools_the_surer_of_its_two_looks_at_each_pl
         logs = []
         for k, (dx, dy, scale) in enumerate(ONE_CORNER_LOOKS):
             crop = corner_crop(card) if k == 0 else corner_crop_at(card, dx, dy, scale)
+            crop = cv2.GaussianBlur(crop, (0, 0), ONE_CORNER_BLUR)
             first = clf._run(to_input([crop]), clf.covered)[0]
             again = clf._run(to_input([covered_look(crop)]), clf.covered)[0]
             logs.append(np.log((again if again.max() > first.max() else first) + 1e-6))
@@ -252,7 +254,8 @@ def test_a_card_read_from_one_corner_pools_the_surer_of_its_two_looks_at_each_pl
                 helped.append(bool(again.max() > first.max()))
         pooled = np.exp(np.mean(logs, axis=0) - np.max(np.mean(logs, axis=0)))
         pooled /= pooled.sum()
-        if codes[i][-1] in "HD" and red_index(corner_crop(card)) > RED_INDEX:
+        centre = cv2.GaussianBlur(corner_crop(card), (0, 0), ONE_CORNER_BLUR)
+        if codes[i][-1] in "HD" and red_index(centre) > RED_INDEX:
             # red ink confirmed: the spades' and clubs' share struck out (see confirm_red)
             pooled[[LABELS.index(c) for c in LABELS[:52] if c[-1] in "SC"]] = 0.0
             pooled /= pooled.sum()
