@@ -454,7 +454,8 @@ class Watcher:
         if knock is not None:
             undo = np.linalg.inv(knock)
             quads = apply_homography(undo, quads).reshape(np.shape(quads)).astype(np.float32)
-            moved = np.hypot(*knock[:2, 2]) / self.view.ppl  # type: ignore[union-attr]
+            middle = np.full((1, 2), self.view.size / 2)  # type: ignore[union-attr]
+            moved = np.hypot(*(apply_homography(knock, middle) - middle)[0]) / self.view.ppl  # type: ignore[union-attr]
             text = f"the camera moved ({moved:.2f} card lengths): the table found again, no play re-seated"
             events.append(WatchEvent("note", t, text=text))
         arrived, left = self.tracker.update(
@@ -1706,7 +1707,9 @@ def _turned_knock(before: np.ndarray, now: np.ndarray, ppl: float) -> np.ndarray
     cards lying 38-48 view pixels, 4-6 apart, more than a pure shift allows; the view stayed
     off and every later trick shifted): a shift and turn fitted to them, each card within
     0.06 of a card's length of where it puts it, turning at most :data:`KNOCK_TURN` and
-    scaling their places by at most 6 %, or None.
+    scaling their places by at most 6 % (the table is seen at a slant: 10509's camera turn
+    of 1.2 degrees turned and scaled the cards' places in the view by 2.4 degrees and 4 %),
+    or None.
     Two cards alone always fit a shift and turn: they must move alike (a pure shift)."""
     if len(before) < 3:
         return None
@@ -1718,9 +1721,7 @@ def _turned_knock(before: np.ndarray, now: np.ndarray, ppl: float) -> np.ndarray
     scale = math.hypot(a, b)
     turn = math.degrees(math.atan2(b, a))
     if abs(scale - 1.0) > 0.06 or abs(turn) > KNOCK_TURN:
-        # cards gathered together or spread: no camera's knock (a knock's turn, seen through
-        # the table's perspective, scales the cards' places a little: 10509's 1.2 degrees 1.04)
-        return None
+        return None  # cards gathered together or spread: no camera's knock
     knock = np.array([[a, -b, tx], [b, a, ty], [0.0, 0.0, 1.0]])
     moved = apply_homography(knock, before)
     if (np.hypot(*(moved - now).T) > 0.06 * ppl).any():
