@@ -325,6 +325,17 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # frame's anchor could not tell it under the arms; the view stayed off, trick 4's
         # last card went to trick 5's lead and every later trick shifted (15/24, 5 unmarked)
         ("full", "clabber", 10509, 30),
+        # trick 1's lead 7C read 7S 0.92 / 7C 0.08 (marked), found again where it lay as the
+        # trick was swept and read plainly 7C: taken for trick 2's lead by seat 3, whom the
+        # misread 7S had made win trick 1; trick 2 closed three plays short and every later
+        # trick shifted (3/32, 19 unmarked misreads)
+        ("full", "belote", 10524, 30),
+        # a bump of 41 px turning the camera 1 degree on a bare table, told by the frame only
+        # 1.8 s later; trick 6's lead 9H, held still at its player's edge and played there
+        # (9H 1.00), then carried 1.7 card sizes on, lay where the knocked view showed the
+        # next seat's side: taken for that seat's card, two plays inferred missed and the
+        # trick's real cards given to the next tricks (21/32, 5 unmarked misreads)
+        ("full", "belote", 10518, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -154,6 +154,11 @@ cascaded)."""
 CARRIED_FAR = 5.0
 """The farthest (card sizes) a card just let go of is carried on (:data:`CARRIED_S`)."""
 
+CARRIED_SURE = 0.98
+"""A latest play read at least this surely, gone from where it lay, and a card read as it at
+least this surely found close by just after, are one card carried on, whichever seat's side it
+lies on now (:meth:`Watcher._plainly_carried`)."""
+
 CARRIED_AFTER_S = 1.5
 """A complete trick's last card, read doubtfully, is carried on only by a card come to lie
 this soon after it was first seen (seed 9941: held still 0.3 s, then slid on); a card come
@@ -1122,9 +1127,24 @@ class Watcher:
                 and self.seats.seat_of(tr.centre, self.size) == play.seat
                 and play.seat != self.log.to_move()
             )
-            if sweeping and (card in (play.card, now) and probs[best] >= 0.8 or under_sweep):
+            # ... or read surely as the card a play marked unsure was nearly read as, found
+            # where it lay: that play's card seen better (fresh seed 10524 full Belote, 30
+            # fps: trick 1's lead 7C read 7S 0.92 / 7C 0.08, marked; found again where it lay
+            # as the trick was swept, plainly 7C, it was taken for trick 2's lead by the seat
+            # the misread 7S had made win, and every later trick shifted)
+            seen_better = (
+                card == self._nearly(play)
+                and probs[best] >= 0.8
+                and self._near(tr, where_it_lay)
+                and self.seats.seat_of(tr.centre, self.size) == play.seat
+            )
+            if sweeping and (
+                card in (play.card, now) and probs[best] >= 0.8 or under_sweep or seen_better
+            ):
                 # the last trick, complete, being gathered: its cards pushed together lie
                 # still a moment, reading as what they are; not new plays
+                if seen_better:
+                    self._seen_better(play, tr.crops[0])
                 self._link(play, tr)
                 return [
                     WatchEvent(
@@ -1137,15 +1157,17 @@ class Watcher:
                 back = (
                     play.trick == self.gathered
                     and t - self.gathered_at <= BACK_AFTER_GATHER_S
-                    and card == now
+                    and card in (now, self._nearly(play))
                     and probs[best] >= 0.9
                     and self._near(tr, where_it_lay)
                 )
                 if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
+                if back and card != now:
+                    self._seen_better(play, tr.crops[0])
             else:
                 now = self.log.cards()[play.index][1]
-                if self._carried_on(play, tr):
+                if self._carried_on(play, tr, probs):
                     return self._seen_carried(play, tr, t)
                 named = card in (play.card, now) and probs[best] >= 0.5
                 # a card of the trick in progress found again where it lay, reading as no card
@@ -1208,7 +1230,16 @@ class Watcher:
             return [WatchEvent("note", t, text=text)]
         return None
 
-    def _carried_on(self, play: PlayEvent, tr: Track) -> bool:
+    @staticmethod
+    def _nearly(play: PlayEvent) -> Card | None:
+        """The card ``play``, marked for a person, was nearly read as (its reading's
+        runner-up), or None: a play read surely has no such card."""
+        r = play.reading
+        if r is None or not play.confirm:
+            return None
+        return r.runner_up
+
+    def _carried_on(self, play: PlayEvent, tr: Track, probs: np.ndarray | None = None) -> bool:
         """Is ``tr`` the latest play's card carried on by the hand that paused with it (read
         doubtfully there, half under that hand; or, read surely, a complete trick's last card
         whose seat does not lead next, its own card gone), whatever it reads as now? It is
@@ -1224,6 +1255,8 @@ class Watcher:
         if play.index != len(self.log.plays) - 1 or play.reading is None:
             return False
         done, _ = self.log.tricks()
+        if self._plainly_carried(play, tr, probs, len(done)):
+            return True
         if not (play.reading.confirm or play.reading.probability < UNSURE_PLAY) and (
             play.trick != len(done)
             or play.seat == self.log.to_move()
@@ -1245,6 +1278,29 @@ class Watcher:
         if play.trick != len(done) or tr.first_seen - play.t > CARRIED_AFTER_S:
             return False  # lying there long: the next lead, laid where this seat lays its cards
         return self._lies_still(play, tr, anywhere=True)
+
+    def _plainly_carried(
+        self, play: PlayEvent, tr: Track, probs: np.ndarray | None, done: int
+    ) -> bool:
+        """Is ``tr``, on whichever seat's side, the latest play's card carried on? Both read
+        plainly as one card (at least :data:`CARRIED_SURE`: each card is played once), the
+        trick in progress, the play's card gone from where it lay and ``tr`` found up to
+        :data:`PUSHED_CARDS` card sizes from there within :data:`CARRIED_S` of its last find.
+        Fresh seed 10518 full Belote, 30 fps: trick 6's lead 9H held still 0.2 s at its
+        player's edge, read 9H 1.00 and played, then carried 1.7 card sizes on; a bump 0.5 s
+        before, not yet told, had moved the view 40 px, and there the 9H lay on the next
+        seat's side: taken for that seat's card, two plays inferred missed, and the trick's
+        real cards went to the next tricks."""
+        if probs is None or play.reading.probability < CARRIED_SURE:
+            return False
+        best = int(np.argmax(probs[: len(CARD_LABELS)]))
+        now = self.log.cards()[play.index][1]
+        if CARD_LABELS[best] != now or probs[best] < CARRIED_SURE or play.trick != done + 1:
+            return False
+        if any(x.id == play.track_id and x.status == "present" for x in self.tracker.live()):
+            return False
+        just_left = tr.first_seen - self._found_last(play.track_id) <= CARRIED_S
+        return just_left and self._away(tr, play) < PUSHED_CARDS
 
     def _found_last(self, track_id: int) -> float:
         """When the card of ``track_id`` was last found in place (-inf: never, or unknown)."""
