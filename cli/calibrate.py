@@ -139,9 +139,11 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         f"seat {k}: card at ({q.mean(axis=0)[0]:.0f}, {q.mean(axis=0)[1]:.0f})"
         for k, q in enumerate(cal.quads)
     )
+    check = f"; CHECK: {cal.note}" if cal.note else ""
     return (
         geometry,
-        f"{spots}; play area {radius:.1f} card lengths round the middle (fit {cal.rms:.1f} px)",
+        f"{spots}; play area {radius:.1f} card lengths round the middle (fit {cal.rms:.1f} px)"
+        + check,
     )
 
 

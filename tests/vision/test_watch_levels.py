@@ -126,7 +126,11 @@ def test_watch_follows_a_short_hand_at_each_level(
      # a glare spot joined to a setup card's outline, and a find at the table's far edge fit
      # the plane in its place: the plane of the other three finds that card whole (fresh
      # seed 10170: refused, and the hand watched as from overhead, 0 of 12 plays right)
-     ("light", "clag", 10170)],
+     ("light", "clag", 10170),
+     # the far king of clubs, 50 px long and blurred, read as a card back (0.88): the find
+     # judged a back that lies on the other three cards' plane and completes their round is
+     # that player's card (fresh seed 10507 at 30 fps: refused, 3 of 12 plays right)
+     ("light", "clag", 10507)],
 )  # fmt: skip
 def test_calibrate_learns_the_plane_and_the_seats_from_any_camera(
     tmp_path: Path, level: str, game: str, seed: int
