@@ -340,6 +340,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # next seat's side: taken for that seat's card, two plays inferred missed and the
         # trick's real cards given to the next tricks (21/32, 5 unmarked misreads)
         ("full", "belote", 10518, 30),
+        # trick 4's lead JH read JH 0.73 / KH 0.22 (marked) won the trick; 1.4 s after it was
+        # gathered its seat led KH to the same spot: taken for the JH back in view, trick 5
+        # closed a play short (22/24; the rule that took a marked play's runner-up back in
+        # view now holds only while its trick is not judged gathered)
+        ("full", "clabber", 10512, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -1131,7 +1131,11 @@ class Watcher:
             # where it lay: that play's card seen better (fresh seed 10524 full Belote, 30
             # fps: trick 1's lead 7C read 7S 0.92 / 7C 0.08, marked; found again where it lay
             # as the trick was swept, plainly 7C, it was taken for trick 2's lead by the seat
-            # the misread 7S had made win, and every later trick shifted)
+            # the misread 7S had made win, and every later trick shifted). Only while the
+            # trick is not judged gathered: the next lead comes after, often from the same
+            # seat to the same spot, and may be that very look-alike (fresh seed 10512 full
+            # Clabber: trick 4's JH, read JH 0.73 / KH 0.22, won; its seat led KH there 1.4 s
+            # after the trick was gathered, taken for the JH back in view)
             seen_better = (
                 card == self._nearly(play)
                 and probs[best] >= 0.8
@@ -1157,14 +1161,12 @@ class Watcher:
                 back = (
                     play.trick == self.gathered
                     and t - self.gathered_at <= BACK_AFTER_GATHER_S
-                    and card in (now, self._nearly(play))
+                    and card == now
                     and probs[best] >= 0.9
                     and self._near(tr, where_it_lay)
                 )
                 if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
-                if back and card != now:
-                    self._seen_better(play, tr.crops[0])
             else:
                 now = self.log.cards()[play.index][1]
                 if self._carried_on(play, tr, probs):
