@@ -350,6 +350,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # from there turned 3-6 degrees and were refused; never told, every later lead went
         # to the wrong seat (24/32)
         ("light", "belote", 10507, 30),
+        # trick 7's 8S laid by seat 2 exactly where its 7S of trick 6 had lain, 2.4 s after
+        # that trick was gathered: read 8S 1.00 and looking alike, taken for the 7S back in
+        # view ("trick 6 is still on the table"), the 8S never played (31/32, marked)
+        ("hands", "belote", 10513, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

@@ -1167,6 +1167,14 @@ class Watcher:
                 )
                 if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
+                # read plainly as another card than a play read surely: a new card, however
+                # alike it lies and looks (fresh seed 10513 hands Belote, 10 fps: trick 7's
+                # 8S, laid by seat 2 exactly where its 7S of trick 6 had lain, 2.4 s after
+                # that trick was gathered, read 8S 1.00 and looking alike, was taken for the
+                # 7S back in view: "trick 6 is still on the table", the 8S never played)
+                other = card not in (play.card, now) and probs[best] >= CARRIED_SURE
+                if other and not back and not play.confirm:
+                    continue
             else:
                 now = self.log.cards()[play.index][1]
                 if self._carried_on(play, tr, probs):
