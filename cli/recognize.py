@@ -20,6 +20,11 @@ cut by the image's edge. --json prints one JSON array with one object per image:
 where "card" is null for a find that could not be named ("best" then holds the best guess).
 A missing, unreadable or non-image file prints one line on stderr naming it (and, with --json,
 an object with "error"); the other images are still read and the exit code is 2.
+
+Each photo is taken to hold one deck's cards, each card at most once (every game here is
+played with one deck): a card read unsure between two cards, one of which is named surely
+elsewhere in the photo, is named as the other when that makes it sure (a fanned 7 read
+"spade or club" beside the 7 of spades). Photos of two decks mixed: --decks 2.
 """
 
 
@@ -42,6 +47,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--model", type=Path, default=None, help="ONNX model (default: models/cards.onnx)"
     )
     p.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
+    p.add_argument(
+        "--decks",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="decks the photos' cards come from (default 1: a card named surely rules it out "
+        "for the cards read unsure; 2: no card is named by what others rule out)",
+    )
     p.set_defaults(func=run)
 
 
@@ -89,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.read.recognize import Recognizer
 
     try:
-        recognizer = Recognizer(CardClassifier(args.model or MODEL_PATH, threads=args.threads))
+        recognizer = Recognizer(
+            CardClassifier(args.model or MODEL_PATH, threads=args.threads),
+            one_deck=args.decks == 1,
+        )
     except ModelError as exc:
         print(f"trickcam recognize: {exc}", file=sys.stderr)
         return 2

@@ -150,3 +150,32 @@ def test_cards_on_a_pale_table_are_read() -> None:
     ones), and no card named wrongly."""
     found, missed = _read_scene_set("jonasblanc")
     assert found / (found + missed) >= 0.8, f"{found} of {found + missed} full cards"
+
+
+@needs_model
+@pytest.mark.realcards
+def test_one_deck_names_fanned_cards_the_others_rule_out() -> None:
+    """bidly's deal 2: four fanned bridge hands, most cards seen by one index corner, the
+    thin indices often read "spade or club" of one rank. Taking the photo for one deck (the
+    default) names more of them, by the cards named surely elsewhere, and none that the
+    photo does not hold, none twice; --decks 2 names them from their own reading alone."""
+    photo = REALCARDS / "scenes" / "bidly" / "deal2-md-sq.jpg"
+    need(photo.is_file(), f"the real photograph {photo.resolve()}")
+    with (photo.parent / "labels.csv").open(newline="") as f:
+        labelled = {r["file"]: set(r["cards"].split()) for r in csv.DictReader(f)}[photo.name]
+    named = {}
+    for decks in ("1", "2"):
+        done = _recognize("--json", "--decks", decks, str(photo))
+        assert done.returncode == 0, done.stderr
+        cards = [c["card"] for c in json.loads(done.stdout)[0]["cards"] if c["card"]]
+        assert len(cards) == len(set(cards)), f"--decks {decks}: a card named twice"
+        assert set(cards) <= labelled, f"--decks {decks}: {set(cards) - labelled} not there"
+        named[decks] = set(cards)
+    assert named["2"] < named["1"]
+    assert len(named["1"]) >= len(named["2"]) + 4, (len(named["1"]), len(named["2"]))
+
+
+def test_decks_must_be_one_or_two(tmp_path: Path) -> None:
+    done = _recognize("--decks", "3", str(tmp_path / "x.jpg"))
+    assert done.returncode == 2
+    assert "--decks" in done.stderr and "Traceback" not in done.stderr
