@@ -17,6 +17,7 @@ numpy + OpenCV only: inference never imports torch.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -67,17 +68,23 @@ def order_quad(quad: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
     pts = np.asarray(quad, dtype=np.float32).reshape(-1, 2)
     if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
         raise ValueError(f"a card quad needs 4 finite (x, y) points, got {np.asarray(quad)!r}")
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
-    edges = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)  # edge i: pts[i] -> pts[i+1]
-    start = 0 if edges[0] + edges[2] <= edges[1] + edges[3] else 1
+    # (plain Python on the eight numbers: called for every find, and numpy's per-call
+    # overhead on a 4 x 2 array was most of its cost; the corners are only reordered)
+    p = pts.tolist()
+    cx = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
+    cy = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
+    # increasing angle with y down = clockwise on screen
+    order = sorted(range(4), key=lambda k: math.atan2(p[k][1] - cy, p[k][0] - cx))
+    q = [p[k] for k in order]
+    # edge i: q[i] -> q[i + 1]
+    e = [math.hypot(q[i][0] - q[(i + 1) % 4][0], q[i][1] - q[(i + 1) % 4][1]) for i in range(4)]
+    start = 0 if e[0] + e[2] <= e[1] + e[3] else 1
     # the two short edges start at `start` and `start + 2`: pick the one higher in the image
-    mid_a = (pts[start] + pts[(start + 1) % 4]) / 2
-    mid_b = (pts[(start + 2) % 4] + pts[(start + 3) % 4]) / 2
-    if mid_b[1] < mid_a[1]:
+    mid_a = q[start][1] + q[(start + 1) % 4][1]
+    mid_b = q[(start + 2) % 4][1] + q[(start + 3) % 4][1]
+    if mid_b < mid_a:
         start += 2
-    return np.roll(pts, -start, axis=0)
+    return pts[[order[(start + i) % 4] for i in range(4)]]
 
 
 def warp_quad(
