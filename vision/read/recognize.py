@@ -206,18 +206,21 @@ def one_of_each(detections: Detections, readings: Readings, threshold: float) ->
     card_index = {label: k for k, label in enumerate(readings.labels) if label in CARD_LABELS}
     limits = np.where(readings.one_corner, PARTIAL_THRESHOLD, threshold)
     named = {i: readings.card(i) for i in range(n) if readings.card(i) is not None}
-    changed = False
+    apart: dict[tuple[int, int], bool] = {}  # (i, j): not the same card (kept between rounds)
+
+    def elsewhere(i: int, j: int) -> bool:
+        if (i, j) not in apart:
+            apart[i, j] = not _may_be_one(detections, i, j)
+        return apart[i, j]
+
+    changed: list[int] = []
     while True:
         # the unsure rows that would be named if a card named elsewhere were struck out
         best: tuple[float, int, np.ndarray] | None = None
         for i in range(n):
             if i in named or not readings.one_corner[i]:
                 continue  # (a whole outline left unsure may span two cards: left alone)
-            out = [
-                card_index[c]
-                for j, c in named.items()
-                if j != i and not _may_be_one(detections, i, j)
-            ]
+            out = [card_index[c] for j, c in named.items() if j != i and elsewhere(i, j)]
             if not out:
                 continue
             p = probs[i].copy()
@@ -235,17 +238,23 @@ def one_of_each(detections: Detections, readings: Readings, threshold: float) ->
         _, i, p = best
         probs[i] = p
         named[i] = readings.labels[int(p.argmax())]
-        changed = True
+        changed.append(i)
     if not changed:
         return readings
-    top = probs.argmax(axis=1)
-    confidence = probs[np.arange(n), top].astype(np.float32)
+    best_labels = list(readings.best)
+    confidence = readings.confidence.astype(np.float32)
+    unsure = readings.unsure.copy()
+    for i in changed:
+        k = int(probs[i].argmax())
+        best_labels[i] = readings.labels[k]
+        confidence[i] = probs[i, k]
+        unsure[i] = False
     return Readings(
         labels=readings.labels,
         probs=probs,
-        best=tuple(readings.labels[k] for k in top),
+        best=tuple(best_labels),
         confidence=confidence,
-        unsure=confidence < limits,
+        unsure=unsure,
         one_corner=readings.one_corner,
     )
 
