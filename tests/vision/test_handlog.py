@@ -349,3 +349,42 @@ def test_after_a_trick_with_a_marked_misread_the_seat_seen_first_leads(
             assert nxt[0] == truth_leader == tricks[which][0][0]
         else:
             assert nxt[0] == expected
+
+
+def test_a_card_read_twice_plainly_marks_the_play_that_keeps_it() -> None:
+    """Fresh seed 10534 light Clabber (bellot, 10 fps): trick 3's KD read KD 0.97, trick 4's
+    QD read KD 0.975. Each card is played once: read together, the hand revised the earlier
+    play (the right one) and kept the later play's wrong KD, unmarked. Both were read plainly
+    as KD, so one of the two is misread: the play keeping KD is marked for a person too. A
+    play revised away from a card it was read as only faintly leaves the keeper as it was."""
+    import numpy as np
+
+    from vision.read.decode import CARD_LABELS, LABELS
+    from vision.track.handread import revise
+
+    def probs(**cards: float) -> np.ndarray:
+        p = np.full(len(LABELS), 1e-6)
+        for card, v in cards.items():
+            p[CARD_LABELS.index(Card.parse(card))] = v
+        return p / p.sum()
+
+    for earlier, marks in (({"KD": 0.971, "10D": 0.012, "QD": 0.009}, True),
+                           ({"QD": 0.52, "KD": 0.45}, False)):  # fmt: skip
+        log = HandLog(clabber(3, "9H", "play"))
+        for seat, card in ((0, "9D"), (1, "KD"), (2, "JD"), (3, "9C")):
+            add_play(log, seat, Card.parse(card), 1)
+        for seat, card in ((2, "KD"), (3, "AS"), (0, "QS"), (1, "10D")):
+            add_play(log, seat, Card.parse(card), 2)
+        for p in log.plays:
+            p.probs = probs(**{str(p.card): 0.999})
+        log.plays[1].probs = probs(**earlier)
+        log.plays[4].probs = probs(KD=0.975, KH=0.001, QD=0.0005)
+        lines = revise(log, 24.0)
+        assert any("KD is played twice" in line for line in lines), lines
+        cards = log.cards()
+        assert cards[1][1] == Card.parse("QD") and cards[4][1] == Card.parse("KD")
+        kept = log.plays[4]
+        assert kept.confirm is marks
+        if marks:
+            assert "play 2 was read as KD too: one of the two is misread" in kept.reason
+        assert not any(p.confirm for i, p in enumerate(log.plays) if i not in (1, 4))
