@@ -151,7 +151,7 @@ def test_a_card_named_elsewhere_is_ruled_out_of_an_unsure_reading() -> None:
         ],
     )
     assert [rd.card(i) for i in range(4)] == ["7S", None, "KD", None]
-    out = one_of_each(det, rd, 0.5)
+    out = one_of_each(det, rd)
     assert [out.card(i) for i in range(4)] == ["7S", "7C", "KD", "7H"]
     assert out.confidence[1] >= PARTIAL_THRESHOLD and out.confidence[3] >= PARTIAL_THRESHOLD
     assert np.allclose(out.probs[[0, 2]], rd.probs[[0, 2]])  # the sure rows as they were
@@ -159,7 +159,7 @@ def test_a_card_named_elsewhere_is_ruled_out_of_an_unsure_reading() -> None:
     # a card ruled out leaves an unsure reading unsure when what is left is not sure
     left = _between("7S", 0.5, "7C", 0.3, **{"8C": 0.2})
     det, rd = _rows([sure, fanned], [_sure("7S"), left])
-    assert one_of_each(det, rd, 0.5).card(1) is None
+    assert one_of_each(det, rd).card(1) is None
 
 
 def test_what_may_be_the_same_card_rules_nothing_out() -> None:
@@ -169,22 +169,22 @@ def test_what_may_be_the_same_card_rules_nothing_out() -> None:
     whole = _rect(100, 100, 300, 450)
     own_corner = _rect(110, 110, 300, 450)
     det, rd = _whole(*_rows([whole, own_corner], [_sure("7S"), _between("7S", 0.55, "7C", 0.4)]), 0)
-    assert one_of_each(det, rd, 0.5).card(1) is None
+    assert one_of_each(det, rd).card(1) is None
     # a whole outline left unsure is never named so (it may span two overlapping cards)
     far = _rect(700, 100, 300, 450)
     det, rd = _whole(*_rows([far, whole], [_sure("7S"), _between("7S", 0.55, "7C", 0.4)]), 1)
-    assert one_of_each(det, rd, 0.5).card(1) is None
+    assert one_of_each(det, rd).card(1) is None
     det, rd = _whole(*_rows([far, whole], [_sure("7S"), _between("7S", 0.55, "7C", 0.4)]))
-    assert one_of_each(det, rd, 0.5).card(1) == "7C"  # (read from one corner: named)
+    assert one_of_each(det, rd).card(1) == "7C"  # (read from one corner: named)
 
     corner = _rect(100, 100, 300, 450)
     twice = _rect(112, 104, 290, 440)
     other_end = _turned(_rect(160, 190, 300, 450))
     for second in (twice, other_end):
         det, rd = _rows([corner, second], [_sure("7S"), _between("7S", 0.55, "7C", 0.4)])
-        out = one_of_each(det, rd, 0.5)
+        out = one_of_each(det, rd)
         assert out.card(1) is None and np.allclose(out.probs, rd.probs)
     # the same readings apart: ruled out
     apart = _rect(700, 100, 300, 450)
     det, rd = _rows([corner, apart], [_sure("7S"), _between("7S", 0.55, "7C", 0.4)])
-    assert one_of_each(det, rd, 0.5).card(1) == "7C"
+    assert one_of_each(det, rd).card(1) == "7C"

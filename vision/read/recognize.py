@@ -160,31 +160,27 @@ def _inside(point: tuple[float, float], quad: np.ndarray) -> bool:
 
 
 def _may_be_one(detections: Detections, i: int, j: int) -> bool:
-    """Rows ``i`` and ``j`` may show one physical card: ``i``'s index lies on ``j``'s outline
-    (even a guessed one: a card lying on it may be it; or ``j``'s index on ``i``'s whole
-    outline), or the two found one corner twice, or one card by both its corners, or two
-    whole outlines of one card."""
+    """Row ``i`` (a card seen by one corner) and row ``j`` may show one physical card:
+    ``i``'s index lies on ``j``'s outline (even a guessed one: a card lying on it may be it),
+    or the two found one corner twice, or one card by both its corners."""
     qi, qj = detections.quads[i], detections.quads[j]
-    one_i, one_j = bool(detections.one_corner[i]), bool(detections.one_corner[j])
     pi = _index_point(qi)
     if _inside(pi, qj):
         return True
-    size = float(np.sqrt(quad_area(qj)))
+    if not detections.one_corner[j]:
+        return False
     pj = _index_point(qj)
-    if one_j and float(np.hypot(pi[0] - pj[0], pi[1] - pj[1])) < 0.3 * size:
+    if float(np.hypot(pi[0] - pj[0], pi[1] - pj[1])) < 0.3 * float(np.sqrt(quad_area(qj))):
         return True
+    ri, rj = qi[1] - qi[0], qj[1] - qj[0]
+    facing = float(ri @ rj) < -0.9 * float(np.linalg.norm(ri) * np.linalg.norm(rj))
+    if not facing:
+        return False
     overlap = iou(np.asarray(qi, np.float32), np.asarray(qj, np.float32), quad_area(qi))
-    if one_i and one_j:
-        ri, rj = qi[1] - qi[0], qj[1] - qj[0]
-        facing = float(ri @ rj) < -0.9 * float(np.linalg.norm(ri) * np.linalg.norm(rj))
-        if facing and overlap > ELSEWHERE_OPPOSITE:
-            return True
-    if not one_i and not one_j and overlap > 0.3:
-        return True
-    return not one_i and _inside(pj, qi)
+    return overlap > ELSEWHERE_OPPOSITE
 
 
-def one_of_each(detections: Detections, readings: Readings, threshold: float) -> Readings:
+def one_of_each(detections: Detections, readings: Readings) -> Readings:
     """``readings`` with what one deck rules out struck out: a photo of a game holds each card
     once, so a card read from one corner left unsure between cards, one of which another row
     elsewhere names (surely, and not the same physical card: see :func:`_may_be_one`), is
@@ -192,8 +188,7 @@ def one_of_each(detections: Detections, readings: Readings, threshold: float) ->
     when that makes it sure (:data:`PARTIAL_THRESHOLD`). Cards named so rule out in turn,
     surest first, until nothing changes. Whole outlines left unsure are left alone: one may
     span two overlapping cards (on held-out rendered layouts, striking out theirs named one
-    whole card wrongly and no card more on the real photographs). ``threshold``: the
-    classifier's, for whole cards (what counts as named surely elsewhere).
+    whole card wrongly and no card more on the real photographs).
 
     Real scenes (bench/recognition.py): F1 0.963 -> 0.978, precision 1.000; bidly 0.894 ->
     0.953 (a deal's fanned 7 read "spade or club" beside the 7S named in another hand),
@@ -204,7 +199,6 @@ def one_of_each(detections: Detections, readings: Readings, threshold: float) ->
         return readings
     probs = readings.probs.copy()
     card_index = {label: k for k, label in enumerate(readings.labels) if label in CARD_LABELS}
-    limits = np.where(readings.one_corner, PARTIAL_THRESHOLD, threshold)
     named = {i: readings.card(i) for i in range(n) if readings.card(i) is not None}
     apart: dict[tuple[int, int], bool] = {}  # (i, j): not the same card (kept between rounds)
 
@@ -231,7 +225,11 @@ def one_of_each(detections: Detections, readings: Readings, threshold: float) ->
             p /= total
             k = int(p.argmax())
             label = readings.labels[k]
-            if label in card_index and p[k] >= limits[i] and (best is None or p[k] > best[0]):
+            if (
+                label in card_index
+                and p[k] >= PARTIAL_THRESHOLD
+                and (best is None or p[k] > best[0])
+            ):
                 best = (float(p[k]), i, p)
         if best is None:
             break
@@ -282,7 +280,7 @@ def read_frame(
     joined = join_opposite_corners(detections, readings)
     if not one_deck:
         return detections, joined
-    return detections, one_of_each(detections, joined, classifier.threshold)
+    return detections, one_of_each(detections, joined)
 
 
 class Recognizer:
