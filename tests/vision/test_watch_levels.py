@@ -354,6 +354,12 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # that trick was gathered: read 8S 1.00 and looking alike, taken for the 7S back in
         # view ("trick 6 is still on the table"), the 8S never played (31/32, marked)
         ("hands", "belote", 10513, 10),
+        # a knock of 44 px turning the camera 1.6 degrees during trick 3, told 0.9 s later:
+        # trick 3's JH (read JH 1.00, laid 1.6 s before) lay on the next seat's side in the
+        # moved view and was taken for that seat's card ("JH cannot be played here"), a
+        # missed play was inferred and every later trick shifted by a seat (10/32, 17
+        # unmarked misreads)
+        ("full", "belote", 10545, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
