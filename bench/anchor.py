@@ -8,8 +8,8 @@ The renderer knocks the camera once in every ``light`` and ``full`` hand longer 
 shift of 1.2-3.5 % of the frame and a turn of up to 2 degrees, kept; ``vision/render/
 realism.py``) and never at the other levels. Each kept video (``*.mp4`` with its truth
 ``.json`` beside it) is fed to a :class:`~vision.track.anchor.CameraAnchor` every ``--check``
-seconds, as the watcher feeds it, told to act on every frame (the watcher lets it act only
-while fewer than two cards lie: this is the harder test, with arms, cards and piles moving).
+seconds, as the watcher feeds it (the watcher asks it on every frame it looks at, whatever
+lies on the table: arms, cards and piles moving).
 Per video: the knock rendered (time, shift at the frame's middle, turn), the knocks found
 (time, shift, turn) and how far the first is from the truth; then in all: knocks found of
 those rendered, the median delay and error, knocks found where none was rendered (must stay
