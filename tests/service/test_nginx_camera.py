@@ -137,10 +137,13 @@ def test_two_phones_frames_through_nginx_become_their_tables_first_tricks(
     capture.release()
     tables = [new_table(url, f"Phone {k}") for k in range(2)]
     streams: dict[str, list[str]] = {t["id"]: [] for t in tables}
-    readers = [threading.Thread(target=read_plays, args=(url, t["id"], streams), daemon=True)
-               for t in tables]  # fmt: skip
+    connected = {t["id"]: threading.Event() for t in tables}
+    readers = [threading.Thread(target=read_plays, args=(url, t["id"], streams, connected),
+                                daemon=True) for t in tables]  # fmt: skip
     for r in readers:
         r.start()
+    for t in tables:  # each stream's first message (the state) read before any play is made
+        assert connected[t["id"]].wait(30), "the live stream did not open"
     answered: dict[str, set[str]] = {t["id"]: set() for t in tables}
     for t in tables:
         auth = {"Authorization": f"Bearer {t['scorer_token']}"}
@@ -168,9 +171,9 @@ def test_two_phones_frames_through_nginx_become_their_tables_first_tricks(
         time.sleep(0.1)
     for t in tables:
         assert len(answered[t["id"]]) == 1  # every frame of a table, one worker
-        assert streams[t["id"]] == first, streams  # the live stream, through nginx too
         state = httpx.get(f"{url}/api/tables/{t['id']}").json()
         assert state["current"]["tricks"][0]["cards"] == first
+        assert streams[t["id"]] == first, streams  # the live stream, through nginx too
     # trickcam serve killed outright: nginx and the workers end with it, the port is free
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
@@ -180,16 +183,29 @@ def test_two_phones_frames_through_nginx_become_their_tables_first_tricks(
         time.sleep(0.2)
 
 
-def read_plays(url: str, table: str, out: dict[str, list[str]]) -> None:
+def read_plays(
+    url: str, table: str, out: dict[str, list[str]], connected: dict[str, threading.Event]
+) -> None:
+    """The cards played on ``table``'s live stream, as a page reads them: each accepted event
+    (``kind: event``), and the events an idle stream caught up with from the database
+    (``kind: state`` with ``events``; with several workers an idle stream polls, and a play
+    committed while it polls arrives that way)."""
     with (
         contextlib.suppress(httpx.HTTPError),
         httpx.stream("GET", f"{url}/api/tables/{table}/stream", timeout=None) as r,
     ):
         for line in r.iter_lines():
-            if line.startswith("data:"):
-                message = json.loads(line[5:])
-                event = (message.get("event") or {}).get("event") or {}
-                if message.get("kind") == "event" and event.get("type") == "play":
+            if not line.startswith("data:"):
+                continue
+            message = json.loads(line[5:])
+            connected[table].set()
+            if message.get("kind") == "event":
+                records = [message.get("event") or {}]
+            else:
+                records = list(message.get("events") or [])
+            for record in records:
+                event = record.get("event") or {}
+                if event.get("type") == "play":
                     out[table].append(event["card"])
 
 
