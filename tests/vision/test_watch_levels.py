@@ -360,6 +360,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # missed play was inferred and every later trick shifted by a seat (10/32, 17
         # unmarked misreads)
         ("full", "belote", 10545, 30),
+        # trick 4's last card QH came to rest under the hand that laid it (read as no card),
+        # was read clearly QH once 0.2 s later, and the gathering sleeve covered it before a
+        # second clear look could say so: the trick left with no play from its seat, missed
+        # (23/24); now that clear reading names the missing play, marked
+        ("oblique", "clabber", 10550, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

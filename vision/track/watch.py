@@ -157,7 +157,9 @@ CARRIED_FAR = 5.0
 CARRIED_SURE = 0.98
 """A latest play read at least this surely, gone from where it lay, and a card read as it at
 least this surely found close by just after, are one card carried on, whichever seat's side it
-lies on now (:meth:`Watcher._plainly_carried`)."""
+lies on now (:meth:`Watcher._plainly_carried`); a card read as a plain play of the trick in
+progress at least this surely is that play seen again, wherever it lies
+(:meth:`Watcher._surely_again`)."""
 
 CARRIED_AFTER_S = 1.5
 """A complete trick's last card, read doubtfully, is carried on only by a card come to lie
@@ -286,7 +288,8 @@ class Watcher:
         self.reread_looks: dict[int, np.ndarray] = {}
         """Track id -> the look it was last read again from (:meth:`_read_clear`)."""
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
-        """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`)."""
+        """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`), or
+        read as no card then and clearly only once since (:meth:`_read_clear`)."""
         self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
         self.restored: set[int] = set()
         """Plays recorded before this watcher started (:meth:`restore`)."""
@@ -967,7 +970,11 @@ class Watcher:
         development seed 10292 light Clabber, a JH outlined 12 px off, with the hand's
         shadow, as it came to rest (read as no card), and outlined right from then on, the
         hand still moving near; read again only from where it first lay, it was never
-        played and every later play of the trick was one seat off."""
+        played and every later play of the trick was one seat off. A card read clearly only
+        once is kept as a doubtful one (:meth:`_doubtful_plays`): should its trick leave
+        with no play from its seat, it is that play, marked (fresh seed 10550 oblique
+        Clabber, 10 fps: trick 4's QH came to rest under the hand that laid it, read QH
+        once 0.2 s later, and the gathering sleeve covered it before the next look; missed)."""
         again = []
         for tr in self.tracker.live():
             last = self.ignored_reads.get(tr.id)
@@ -987,6 +994,10 @@ class Watcher:
             label = int(np.argmax(probs)) if clear_look(probs) else -1
             self.ignored_reads[tr.id] = (tr.found_last, label)
             self.reread_looks[tr.id] = tr.near_look
+            if label >= 0 and label != last[1]:
+                # read clearly once: should its seat's play be found missing (a sleeve
+                # gathered the trick before a second clear look), this is that play, marked
+                self.doubtful[tr.id] = (tr, probs)
             if label < 0 or label != last[1]:
                 continue
             self.ignored_tracks.discard(tr.id)
@@ -1196,9 +1207,11 @@ class Watcher:
                     # it went): a card plainly another one landing where one of its cards
                     # lay is the next trick's (the same seat plays to the same spot)
                     continue
-                if self._surely_again(play, card, float(probs[best]), len(done)):
-                    pass  # moved, however far: each card is played once
-                elif not self._near(tr, np.asarray(play.quad).reshape(4, 2).mean(axis=0)):
+                # read plainly as a plain play of the trick in progress: that card moved,
+                # however far (each card is played once)
+                surely = self._surely_again(play, card, float(probs[best]), len(done))
+                lay = np.asarray(play.quad).reshape(4, 2).mean(axis=0)
+                if not surely and not self._near(tr, lay):
                     # pushed aside on its own side: a card of the trick in progress is
                     # played once, so one reading plainly as it there is it (or reading as
                     # it within two card lengths of where it lay: pushed by the next card,
@@ -1232,7 +1245,7 @@ class Watcher:
                     )
                     if not (pushed or displaced):
                         continue
-                elif not (named or looks_same or not moved(play.quad, tr.quad) or faint):
+                elif not (surely or named or looks_same or not moved(play.quad, tr.quad) or faint):
                     continue
             self._link(play, tr)
             text = f"{self.log.cards()[play.index][1] or play.card} (play {play.index + 1}) is in view again"
@@ -1572,6 +1585,9 @@ class Watcher:
             note = (
                 f"seat {seat}'s card to trick {number} was seen only doubtfully (a face at"
                 f" {face:.2f}: far, blurred or in shadow)"
+                if face < 0.5
+                else f"seat {seat}'s card to trick {number} was read clearly only once (read as"
+                " no card as it came to rest, then covered or gathered)"
             )
             try:
                 event = self._play(tr, probs, t, seat, note, leads=seat == expected)
