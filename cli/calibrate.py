@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+
+from cli.outputs import output_file, output_image, write_text
 
 HELP = """\
 Learn the table from one frame, whatever the camera: a phone or webcam on a stand at a side
@@ -67,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.track.table import TableFileError, seat_angles_geometry
 
     try:
+        # the outputs checked before the frame is searched
+        args.out = output_file(args.out, "--out")
+        if args.show:
+            args.show = output_image(args.show, "--show")
         if args.angles:
             try:
                 angles = [float(a) for a in args.angles.split(",") if a.strip()]
@@ -87,8 +94,11 @@ def run(args: argparse.Namespace) -> int:
     except (TableFileError, ValueError) as exc:
         print(f"trickcam calibrate: {exc}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    geometry.save(args.out)
+    try:
+        write_text(args.out, json.dumps(geometry.to_json(), indent=1) + "\n")
+    except OSError as exc:
+        print(f"trickcam calibrate: --out {args.out}: cannot write it ({exc})", file=sys.stderr)
+        return 1
     print(f"table file written to {args.out}: {text}")
     return 0
 
@@ -133,7 +143,6 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.show:
         from vision.draw.overlay import draw_table
 
-        args.show.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.show), draw_table(frame, geometry, cal.quads))
     spots = ", ".join(
         f"seat {k}: card at ({q.mean(axis=0)[0]:.0f}, {q.mean(axis=0)[1]:.0f})"

@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.outputs import output_video
 from vision.render.realism import REALISM
 from vision.track.games import GAMES
 
@@ -96,6 +97,7 @@ def run_video(args: argparse.Namespace) -> int:
     from vision.render.tablevideo import render_hand
 
     try:
+        args.out = output_video(args.out, "OUT.mp4")
         size = parse_size(args.size)
         heldout = True if args.heldout else False if args.trained else None
         bar = None

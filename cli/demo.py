@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from cli.outputs import OutputError, output_file, output_video
+
 SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "clabber_hand.mp4"
 
 HELP = """\
@@ -76,6 +78,14 @@ def run(args: argparse.Namespace) -> int:
         truth = load_truth(truth_path)
     except (OSError, json.JSONDecodeError, KeyError) as exc:
         print(f"trickcam demo: {truth_path}: cannot read the true record ({exc})", file=sys.stderr)
+        return 2
+    try:  # the outputs checked before the hand is watched
+        if args.out is not None:
+            args.out = output_file(args.out, "--out")
+        if args.annotate is not None:
+            args.annotate = output_video(args.annotate, "--annotate")
+    except OutputError as exc:
+        print(f"trickcam demo: {exc}", file=sys.stderr)
         return 2
     if args.serve:
         from cli.demo_server import run_served

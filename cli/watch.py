@@ -8,6 +8,7 @@ can post the events to a running ``trickcam serve`` and write an annotated video
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -17,6 +18,14 @@ from typing import Any
 
 import cv2
 
+from cli.outputs import (
+    output_file,
+    output_folder,
+    output_image,
+    output_video,
+    write_or_fallback,
+    write_text,
+)
 from cli.post import Poster, setup_events
 from rules.errors import RulesError
 from vision.track.games import GAMES, GameSpec, clabber, clag, klaberjass
@@ -29,7 +38,9 @@ whose side it lies, checked against the game, and the finished hand is written a
 
 SOURCE is a camera index (0), a video file, a folder or glob of images (--fps), or a URL
 (rtsp://..., http://...). A live camera that drops out is reopened; Ctrl-C stops cleanly and
-still writes what was seen.
+still writes what was seen. The record (--out) is kept up to date as the hand goes on, so a
+watch killed outright (a closed laptop, a lost power supply) leaves every play seen until
+then ("stopped": "in progress"). Every output path is checked before the first frame.
 
 examples:
   trickcam watch --game clabber --source 0 --dealer 3 --upcard 9H --bidding pass,pass,play \\
@@ -167,6 +178,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = spec_from_args(args)
         geometry = TableGeometry.load(args.table) if args.table else None
+        # every output checked before the first frame: a hand watched to its end must not
+        # be lost to a path that cannot be written
+        args.out = output_file(args.out, "--out")
+        if args.annotate is not None:
+            args.annotate = output_video(args.annotate, "--annotate")
+        if args.evidence is not None:
+            args.evidence = output_folder(args.evidence, "--evidence")
+        if args.preview and args.preview != "window":
+            output_image(Path(args.preview), "--preview")
         args.token = scorer_token(args)
         corrections = [_correction(c) for c in args.correct]
         names = [_correction(c, "--name") for c in args.names]
@@ -319,6 +339,17 @@ def _correction(text: str, option: str = "--correct") -> tuple[int, str]:
     return int(index), str(Card.parse(card))
 
 
+def checkpoint(args: argparse.Namespace, watcher: Watcher) -> None:
+    """The record so far, written over ``--out`` whenever the hand moves on (a play, a
+    trick, a correction): a watch killed outright (a closed laptop, a lost power supply,
+    SIGKILL) leaves every play seen until then. Marked ``"stopped": "in progress"``; the end
+    of the watch writes the whole record. A failed write here is left for the end to
+    report (the fallback is there)."""
+    record = watch_record(watcher, args.source, "in progress")
+    with contextlib.suppress(OSError):
+        write_text(args.out, json.dumps(record, indent=1) + "\n")
+
+
 def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any,
          corrections: list[tuple[int, str]], names: list[tuple[int, str]] | None = None) -> int:  # fmt: skip
     """Run the watcher over the source, print, post, annotate; write the record at the end."""
@@ -348,7 +379,8 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                 delay = frame.t - (time.monotonic() - start)
                 if delay > 0:
                     time.sleep(delay)
-            for ev in watcher.feed(frame.image, frame.t):
+            events = watcher.feed(frame.image, frame.t)
+            for ev in events:
                 say(describe(ev, spec, watcher.log.running_score()))
                 fixed = ev.play if ev.play is not None else ev.missed
                 if fixed is not None and fixed.index in pending:
@@ -367,22 +399,29 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
                     elif ev.play.index in watcher.log.awaiting_names():
                         say(_wild_line(ev.play.index, ev.play.card, frame.t))
                 if args.evidence and ev.play is not None:
-                    args.evidence.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(
                         str(args.evidence / f"play_{ev.play.index:02d}_{ev.play.card}.png"),
                         ev.play.crop,
                     )
+            if events:
+                checkpoint(args, watcher)
             if poster is not None:
                 poster.sync(watcher.log)
             if args.annotate is not None:
                 if writer is None:
                     h, w = frame.image.shape[:2]
-                    args.annotate.parent.mkdir(parents=True, exist_ok=True)
                     fps = source.fps or 10.0
                     writer = cv2.VideoWriter(
                         str(args.annotate), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h)
                     )
-                writer.write(draw(frame.image, watcher, frame.t))
+                    if not writer.isOpened():
+                        console.warn(
+                            f"--annotate {args.annotate}: OpenCV cannot write a video there; "
+                            "going on without it"
+                        )
+                        args.annotate, writer = None, None
+                if writer is not None:
+                    writer.write(draw(frame.image, watcher, frame.t))
             if preview is not None:
                 preview.show(frame.image, watcher, frame.t)
             if bar is not None:
@@ -400,11 +439,20 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
             writer.release()
         source.close()
     record = watch_record(watcher, args.source, stopped)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(record, indent=1) + "\n"
+    try:
+        written, failed = write_or_fallback(args.out, text, "trickcam-hand")
+    except OSError as exc:
+        _warn(f"--out {args.out}: the record could not be written anywhere ({exc})")
+        print(text, end="")  # the last place it can go
+        return 1
+    if failed is not None:
+        _warn(f"--out {args.out}: cannot write it ({failed}); the record is in {written}")
     say(
-        f"record written to {args.out} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
+        f"record written to {written} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
     )  # type: ignore[index]
+    if failed is not None:
+        return 1
     if poster is not None and poster.waiting(watcher.log):
         held = poster.waiting(watcher.log)
         _warn(

@@ -10,6 +10,7 @@ tracking, seats, fixtures and tricks apart from the classifier, and always runs.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -248,6 +249,47 @@ def test_ctrl_c_stops_cleanly_and_still_writes_what_was_seen(
     assert seen["watch"]["stopped"] == "interrupted" and not seen["watch"]["complete"]
     assert 1 <= len(seen["watch"]["plays"]) < len(truth["plays"])
     assert seen["tricks"][0][0] == seen["watch"]["plays"][0]["card"]
+
+
+def test_a_watch_killed_outright_leaves_the_plays_seen_until_then(
+    rendered: dict[str, Path], tmp_path: Path
+) -> None:
+    """SIGKILL (a closed laptop, a pulled plug) gives no chance to write at the end: the
+    record is kept up to date as the hand goes on, written whole each time, so what was seen
+    survives. (Before, nothing was written until the end: the whole hand was lost.)"""
+    import subprocess
+    import sys
+
+    video = rendered["clabber"]
+    truth = load_truth(video.with_suffix(".json"))
+    out = tmp_path / "rec.json"
+    argv = watch_argv(truth, video, out) + ["--pace", "--quiet", "--deck-reader", truth["look"]["deck"]]  # fmt: skip
+    code = f"import sys; from cli.watch import main; sys.exit(main({argv!r}))"
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
+    try:
+        # played at the video's pace: the record holds three plays long before the end
+        deadline = time.monotonic() + 90
+        seen: dict = {}
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists():
+                seen = json.loads(out.read_text())  # always whole: never half written
+                if len(seen["watch"]["plays"]) >= 3:
+                    break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the watch ended before three plays were on record"
+        assert len(seen.get("watch", {}).get("plays", [])) >= 3, "no record while watching"
+        proc.kill()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    kept = json.loads(out.read_text())
+    assert kept["watch"]["stopped"] == "in progress" and not kept["watch"]["complete"]
+    plays = kept["watch"]["plays"]
+    assert 3 <= len(plays) < len(truth["plays"])
+    assert [p["seat"] for p in plays] == [p["seat"] for p in truth["plays"][: len(plays)]]
+    assert kept["tricks"][0][0] == plays[0]["card"]
 
 
 def test_watch_reads_a_folder_of_still_images_at_a_low_frame_rate(

@@ -1,0 +1,138 @@
+"""The commands' outputs: a path that cannot be written is refused as the command starts, with
+one clear line (never a traceback, never after the work is done); records are written whole;
+a record that cannot go where it was asked goes to a fallback file rather than nowhere."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from cli import calibrate as cmd_calibrate
+from cli import dataset_video as cmd_dataset_video
+from cli import watch as cmd_watch
+from cli.demo import watch_argv
+from cli.outputs import OutputError, output_file, output_folder, write_or_fallback, write_text
+from vision.render.tablevideo import load_truth
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "datasets" / "samples" / "clabber_hand.mp4"
+
+
+@pytest.fixture
+def blocked(tmp_path: Path) -> Path:
+    """A plain file where a folder would have to be made."""
+    path = tmp_path / "afile"
+    path.write_text("not a folder\n")
+    return path
+
+
+def _refused(capsys: pytest.CaptureFixture[str], code: int, *words: str) -> str:
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in err
+    return err
+
+
+def test_output_file_makes_its_folder_and_refuses_what_cannot_be_written(
+    tmp_path: Path, blocked: Path
+) -> None:
+    deep = tmp_path / "a" / "b" / "hand.json"
+    assert output_file(deep, "--out") == deep
+    assert deep.parent.is_dir() and not deep.exists()  # the folder made, the file not yet
+    with pytest.raises(OutputError, match=r"--out .*: cannot make the folder .*afile is a file"):
+        output_file(blocked / "hand.json", "--out")
+    with pytest.raises(OutputError, match=r"--out .*: is a folder"):
+        output_file(tmp_path / "a", "--out")
+    with pytest.raises(OutputError, match=r"--evidence .*afile is a file"):
+        output_folder(blocked / "ev", "--evidence")
+    assert output_folder(tmp_path / "ev" / "x", "--evidence").is_dir()
+
+
+def test_write_text_replaces_the_file_whole_and_keeps_its_mode(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    path.write_text("old\n")
+    path.chmod(0o640)
+    write_text(path, "new\n")
+    assert path.read_text() == "new\n"
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["rec.json"]  # no temporary file left
+    fresh = tmp_path / "fresh.json"
+    write_text(fresh, "x\n")
+    assert fresh.stat().st_mode & 0o777 != 0o600  # a plain file's mode, not mkstemp's
+
+
+def test_a_record_whose_folder_went_away_goes_to_a_fallback_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder checked at the start is gone at the end (removed while the hand was
+    watched): the record lands in the current folder, and the caller is told why."""
+    gone = output_file(tmp_path / "gone" / "hand.json", "--out")
+    gone.parent.rmdir()
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    written, why = write_or_fallback(gone, '{"tricks": []}\n', "trickcam-hand")
+    assert why is not None and "No such file" in why
+    assert written.parent == here and written.name.startswith("trickcam-hand-")
+    assert json.loads(written.read_text()) == {"tricks": []}
+    assert write_or_fallback(here / "ok.json", "{}\n", "x") == (here / "ok.json", None)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--out", "{blocked}/hand.json", ["--out", "afile is a file"]),
+        ("--out", "{tmp}", ["--out", "is a folder"]),
+        ("--annotate", "{blocked}/seen.mp4", ["--annotate", "afile is a file"]),
+        ("--annotate", "{tmp}/seen.xyz", ["--annotate", "video file name ending in .mp4"]),
+        ("--evidence", "{blocked}/ev", ["--evidence", "afile is a file"]),
+        ("--preview", "{tmp}/preview.txt", ["--preview", "image file name ending in .png"]),
+    ],
+)
+def test_watch_refuses_an_output_it_cannot_write_before_the_first_frame(
+    tmp_path: Path,
+    blocked: Path,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+    value: str,
+    words: list[str],
+) -> None:
+    """Before, such a path failed with a traceback, for --out only once the whole hand had
+    been watched (the record lost)."""
+    truth = load_truth(SAMPLE.with_suffix(".json"))
+    out = tmp_path / "rec.json"
+    argv = watch_argv(truth, SAMPLE, out) + ["--quiet"]
+    if option == "--out":
+        argv[argv.index("--out") + 1] = value.format(blocked=blocked, tmp=tmp_path)
+    else:
+        argv += [option, value.format(blocked=blocked, tmp=tmp_path)]
+    start = time.monotonic()
+    _refused(capsys, cmd_watch.main(argv), "trickcam watch:", *words)
+    assert time.monotonic() - start < 10  # refused at once: the video was never watched
+    assert not out.exists()
+
+
+def test_calibrate_and_dataset_video_refuse_unwritable_outputs_clearly(
+    tmp_path: Path, blocked: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    angles = ["--players", "4", "--angles", "90,180,270,0"]
+    code = cmd_calibrate.main([*angles, "--out", str(blocked / "table.json")])
+    _refused(capsys, code, "trickcam calibrate: --out", "afile is a file")
+    code = cmd_calibrate.main([*angles, "--out", str(tmp_path)])
+    _refused(capsys, code, "trickcam calibrate: --out", "is a folder")
+    frame = ["--source", str(SAMPLE), "--players", "4", "--out", str(tmp_path / "t.json")]
+    code = cmd_calibrate.main([*frame, "--show", str(tmp_path / "found.txt")])
+    _refused(capsys, code, "--show", "image file name")
+    assert not (tmp_path / "t.json").exists()
+    # the table file is written whole, and read back as it was
+    assert cmd_calibrate.main([*angles, "--out", str(tmp_path / "t" / "table.json")]) == 0
+    assert json.loads((tmp_path / "t" / "table.json").read_text())["players"] == 4
+    code = cmd_dataset_video.main(["--game", "clabber", "--quiet", str(blocked / "hand.mp4")])
+    _refused(capsys, code, "trickcam dataset video: OUT.mp4", "afile is a file")
+    code = cmd_dataset_video.main(["--game", "clabber", "--quiet", str(tmp_path / "hand.xyz")])
+    _refused(capsys, code, "video file name ending in .mp4")
