@@ -23,9 +23,11 @@ def quad_area(quad: np.ndarray) -> float:
     return float(abs(cv2.contourArea(quad.astype(np.float32))))
 
 
-def approx_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners of a roughly quadrilateral outline, or None."""
-    hull = cv2.convexHull(contour)
+def approx_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
+    """Four corners of a roughly quadrilateral outline, or None. ``hull``: the outline's
+    convex hull, when already made."""
+    if hull is None:
+        hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05, 0.07):
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
@@ -37,7 +39,7 @@ def approx_quad(contour: np.ndarray) -> np.ndarray | None:
     return np.asarray(box, dtype=np.float32)
 
 
-def restored_quad(contour: np.ndarray) -> np.ndarray | None:
+def restored_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
     """The quad of a card with one corner cut off, or None.
 
     Such a card (its corner covered by the card lying on it, or cleared with a card found
@@ -47,8 +49,10 @@ def restored_quad(contour: np.ndarray) -> np.ndarray | None:
     outline's hull instead (their lines intersected: the cut corner restored). Only a second
     guess, tried when the first fails: where the cut is as long as a side, it would take the
     cut for a side; and only for one cut corner snugly restored (a fanned pile, or two
-    overlapping cards, leave out two corners or much more)."""
-    hull = cv2.convexHull(contour)
+    overlapping cards, leave out two corners or much more). ``hull``: the outline's convex
+    hull, when already made."""
+    if hull is None:
+        hull = cv2.convexHull(contour)
     return _longest_sides_quad(hull, cv2.arcLength(hull, True), float(cv2.contourArea(hull)))
 
 
