@@ -52,3 +52,30 @@ def test_two_overlapping_cards_reach_outside_one_quad() -> None:
     fitted = refine_quad(rough, contour, 0.0)
     # whatever quad fits the pair, a corner of one card sticks far out of it
     assert reach_outside(fitted, contour) > 0.1 * np.sqrt(cv2.contourArea(fitted))
+
+
+@settings(max_examples=25, deadline=None)
+@given(angle=st.floats(-180, 180), dx=st.floats(20, 120), dy=st.floats(-120, 120))
+def test_what_reaches_outside_a_quad_is_the_same_whichever_way_its_corners_run(
+    angle: float, dx: float, dy: float
+) -> None:
+    """A card with a second one sticking out from under it: the outline reaches as far
+    outside the card's quad with its corners listed clockwise or anticlockwise (the
+    outward side of each side is told by the corners' order)."""
+    a = card_quad((400, 300), 260, angle)
+    b = card_quad((400 + dx, 300 + dy), 200, angle + 25)
+    mask = np.zeros((600, 800), np.uint8)
+    for q in (a, b):
+        cv2.fillPoly(mask, [np.round(q).astype(np.int32)], 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    quad = np.asarray(a, np.float32)
+    reach = reach_outside(quad, contour)
+    assert abs(reach - reach_outside(quad[::-1].copy(), contour)) < 1e-3
+    # beyond a side's line by that much, so at least that far from the card's outline
+    # (farther past a corner), and as far when it sticks out at all
+    inside = [cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(x), float(y)), True)
+              for x, y in contour.reshape(-1, 2)]  # fmt: skip
+    beyond = -min(inside)
+    assert reach <= beyond + 1e-3
+    assert reach > 0.5 * beyond or beyond < 2.0

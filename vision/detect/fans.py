@@ -61,14 +61,15 @@ def hidden_card_quads(
     known = card_quads.reshape(-1, 2)
     out: list[tuple[np.ndarray, np.ndarray]] = []
     card_area = short * long_
+    centres = [tuple(float(v) for v in q.mean(axis=0)) for q in card_quads]
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < 1.3 * card_area:
             continue  # a lone card (or less): nothing hidden
         inside = [
             q
-            for q in card_quads
-            if cv2.pointPolygonTest(contour, tuple(float(v) for v in q.mean(axis=0)), False) > 0
+            for q, c in zip(card_quads, centres, strict=True)
+            if cv2.pointPolygonTest(contour, c, False) > 0
         ]
         explained = sum(abs(cv2.contourArea(q.astype(np.float32))) for q in inside)
         if area < 1.15 * explained:

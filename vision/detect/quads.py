@@ -260,14 +260,19 @@ def quad_sides(quad: np.ndarray) -> tuple[float, float]:
 
 
 def reach_outside(quad: np.ndarray, contour: np.ndarray) -> float:
-    """How far (pixels) the outline reaches outside ``quad`` at its worst point."""
+    """How far (pixels) the outline reaches outside ``quad`` (convex: see
+    :func:`quad_shape`) at its worst point."""
     pts = contour.reshape(-1, 2).astype(np.float32)
     if len(pts) > 400:
         pts = pts[:: len(pts) // 200]
     side = quad[NEXT] - quad
     normal = np.stack([side[:, 1], -side[:, 0]], axis=1)
     normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None] + 1e-6
-    if ((quad.mean(axis=0) - quad) * normal).sum(-1).mean() > 0:
+    # the normals point out when the corners run clockwise on screen (positive signed
+    # area); a convex quad's centre lies inside every side, so this is the same as asking
+    # on which side of them the centre lies (and cheaper)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    if x0 * y1 - x1 * y0 + x1 * y2 - x2 * y1 + x2 * y3 - x3 * y2 + x3 * y0 - x0 * y3 < 0:
         normal = -normal  # outward
     dist = (pts[None, :, 0] - quad[:, 0, None]) * normal[:, 0, None] + (
         pts[None, :, 1] - quad[:, 1, None]
