@@ -150,6 +150,7 @@ def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> 
             doubt = p.reading.doubt
             pair = f" ({doubt[0]} or {doubt[1]}?)" if doubt else ""
             line += f"  CONFIRM{pair}: {'; '.join(r for r in (p.reading.reason, p.seat_note) if r)}"
+            line += f" (if wrong: --correct {p.index}=CARD)"
         return line
     if ev.trick is not None and ev.kind == "trick":
         tr = ev.trick
@@ -459,6 +460,12 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
             f"not posted: {len(held)} play(s) from play {held[0] + 1} on wait behind a play "
             "the camera missed or saw out of turn; correct it (--correct N=CARD) and run again"
         )
+    for option, left in (("--correct", pending), ("--name", pending_names)):
+        for index, card in sorted(left.items()):
+            _warn(
+                f"{option} {index}={card} not applied: the camera saw no play {index} "
+                f"(plays are numbered from 0; {len(watcher.log.plays)} seen)"
+            )
     missed = watcher.log.missed()
     waiting = watcher.log.awaiting_names()
     if missed:

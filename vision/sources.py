@@ -75,6 +75,10 @@ class VideoFile(Source):
 
     def __init__(self, path: str | Path, fps: float | None = None) -> None:
         self.path = Path(path)
+        if fps is not None and fps <= 0:
+            raise SourceError(
+                f"video file {str(path)!r}: the frame rate must be positive, got {fps:g}"
+            )
         if not self.path.is_file():
             raise SourceError(f"video file {str(path)!r} not found")
         cap = cv2.VideoCapture(str(self.path))

@@ -34,6 +34,11 @@ def test_video_file_frames_carry_their_time_in_the_video(tmp_path: Path) -> None
     assert [f.index for f in frames] == list(range(12))
     assert frames[6].t == pytest.approx(1.0)
     assert frames[0].image.shape == (48, 64, 3)
+    # a rate given for it replaces the file's; one that is not positive is refused
+    assert open_source(str(tmp_path / "v.mp4"), fps=3).fps == 3.0
+    for bad in (-3.0, 0.0):
+        with pytest.raises(SourceError, match="frame rate must be positive"):
+            open_source(str(tmp_path / "v.mp4"), fps=bad)
 
 
 def test_image_folder_and_glob_play_in_name_order_at_the_given_rate(tmp_path: Path) -> None:

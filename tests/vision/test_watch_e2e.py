@@ -97,7 +97,7 @@ def test_watch_reads_rendered_hands_exactly_with_the_shipped_classifier(
 
 
 def test_a_correction_is_an_event_and_the_record_is_its_replay(
-    rendered: dict[str, Path], tmp_path: Path
+    rendered: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     video = rendered["clabber"]
     truth = load_truth(video.with_suffix(".json"))
@@ -106,8 +106,12 @@ def test_a_correction_is_an_event_and_the_record_is_its_replay(
     seen, _ = _watch(
         video,
         tmp_path / "rec.json",
-        ["--deck-reader", truth["look"]["deck"], "--correct", f"0={other}"],
+        ["--deck-reader", truth["look"]["deck"], "--correct", f"0={other}", "--correct", "99=QH"],
     )
+    # a correction for a play the camera never saw is said, never silently dropped
+    said = capsys.readouterr().err
+    assert "--correct 99=QH not applied: the camera saw no play 99" in said
+    assert f"--correct 0={other} not applied" not in said
     assert seen["tricks"][0][0] == other  # the record is the replay with the correction...
     assert seen["watch"]["plays"][0]["card"] == first  # ...and the camera's reading is kept
     human = [c for c in seen["watch"]["corrections"] if c["by"] == "--correct"]
