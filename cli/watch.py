@@ -355,6 +355,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
          corrections: list[tuple[int, str]], names: list[tuple[int, str]] | None = None) -> int:  # fmt: skip
     """Run the watcher over the source, print, post, annotate; write the record at the end."""
     from vision.draw.overlay import draw
+    from vision.sources import SourceError
 
     console = Console(quiet=args.quiet)
     say = console.say
@@ -371,6 +372,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
         bar = tqdm(total=source.total, unit="frame", file=sys.stderr, leave=False)
         console.bar = bar
     stopped = "end of source"
+    failed_at_start = ""
     start = time.monotonic()
     pending = dict(corrections)
     pending_names = dict(names or [])
@@ -430,6 +432,10 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     except KeyboardInterrupt:
         stopped = "interrupted"
         say("stopped: writing what was seen")
+    except SourceError as exc:  # a camera or stream that never opened (or failed for good)
+        stopped = f"source failed: {exc}"
+        if watcher.frames == 0:
+            failed_at_start = str(exc)
     finally:
         if bar is not None:
             bar.close()
@@ -439,6 +445,9 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
         if writer is not None:
             writer.release()
         source.close()
+    if failed_at_start:  # nothing seen: no record to write (nor an earlier one to replace)
+        _warn(failed_at_start)
+        return 2
     record = watch_record(watcher, args.source, stopped)
     text = json.dumps(record, indent=1) + "\n"
     try:

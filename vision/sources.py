@@ -175,7 +175,12 @@ class LiveCapture(Source):
         if cap is not None and cap.isOpened():
             return cap
         if first:
-            raise SourceError(f"{self.description!s} cannot be opened")
+            hint = (
+                "is it plugged in, and not in use by another program? (cameras count from 0)"
+                if isinstance(self.target, int)
+                else "is the address right, and is the camera or phone streaming to it?"
+            )
+            raise SourceError(f"{self.description!s} cannot be opened: {hint}")
         return None
 
     def __iter__(self) -> Iterator[Frame]:

@@ -136,3 +136,21 @@ def test_calibrate_and_dataset_video_refuse_unwritable_outputs_clearly(
     _refused(capsys, code, "trickcam dataset video: OUT.mp4", "afile is a file")
     code = cmd_dataset_video.main(["--game", "clabber", "--quiet", str(tmp_path / "hand.xyz")])
     _refused(capsys, code, "video file name ending in .mp4")
+
+
+@pytest.mark.parametrize(
+    ("source", "hint"),
+    [("7", "is it plugged in"), ("http://127.0.0.1:1/table", "is the address right")],
+)
+def test_watch_says_clearly_when_its_camera_or_stream_cannot_be_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, hint: str
+) -> None:
+    """A camera that is not there (a new user's first try) or a stream nobody serves: one
+    line saying what to check, not a traceback, and no record (nothing was seen; an earlier
+    record at --out is left as it was)."""
+    out = tmp_path / "rec.json"
+    out.write_text('{"earlier": true}\n')
+    argv = ["--game", "clabber", "--dealer", "1", "--upcard", "9C", "--bidding", "play"]
+    code = cmd_watch.main([*argv, "--source", source, "--out", str(out), "--quiet"])
+    _refused(capsys, code, "cannot be opened", hint)
+    assert json.loads(out.read_text()) == {"earlier": True}
