@@ -356,6 +356,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     """Run the watcher over the source, print, post, annotate; write the record at the end."""
     from vision.draw.overlay import draw
     from vision.sources import SourceError
+    from vision.track.watch import FrameTooSmall
 
     console = Console(quiet=args.quiet)
     say = console.say
@@ -432,7 +433,7 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     except KeyboardInterrupt:
         stopped = "interrupted"
         say("stopped: writing what was seen")
-    except SourceError as exc:  # a camera or stream that never opened (or failed for good)
+    except (SourceError, FrameTooSmall) as exc:  # a source that never opened, or cannot be read
         stopped = f"source failed: {exc}"
         if watcher.frames == 0:
             failed_at_start = str(exc)

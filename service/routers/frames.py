@@ -178,9 +178,19 @@ async def decoded(data: bytes, settings: Settings) -> Any:
     """The frame's pixels: its header checked first (413, 415), then decoded (415)."""
     check_pixels(data, settings.max_frame_pixels)
     try:
-        return await run_in_threadpool(decode_image, data)
+        image = await run_in_threadpool(decode_image, data)
     except NotAnImage as exc:
         raise HTTPException(415, str(exc)) from None
+    from vision.track.watch import MIN_FRAME_SIDE  # (vision loads with the first frame)
+
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+        h, w = image.shape[:2]
+        raise HTTPException(
+            422,
+            f"the image is {w}x{h} pixels: too small to see a table in (at least "
+            f"{MIN_FRAME_SIDE} a side; send frames of 1280x720 or so)",
+        )
+    return image
 
 
 def check_pixels(data: bytes, limit: int) -> None:
@@ -212,7 +222,10 @@ def check_pixels(data: bytes, limit: int) -> None:
             "declares more pixels than `max_frame_pixels`"
         },
         415: {"description": "the upload is not a JPEG, PNG, WebP or BMP image that decodes"},
-        422: {"description": "no `image` field, or a malformed `t`"},
+        422: {
+            "description": "no `image` field, a malformed `t`, or a frame under 64 pixels "
+            "a side (no table to see in it)"
+        },
         503: {"description": "the card model is missing (the message names the file)"},
     },
 )

@@ -154,3 +154,18 @@ def test_watch_says_clearly_when_its_camera_or_stream_cannot_be_opened(
     code = cmd_watch.main([*argv, "--source", source, "--out", str(out), "--quiet"])
     _refused(capsys, code, "cannot be opened", hint)
     assert json.loads(out.read_text()) == {"earlier": True}
+
+
+def test_watch_refuses_frames_too_small_to_hold_a_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source whose frames are a speck (a broken camera, a wrong file): one line, rc 2,
+    not a traceback from inside the watcher."""
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "speck.png"), np.full((1, 1, 3), 90, np.uint8))
+    argv = ["--game", "clabber", "--dealer", "1", "--upcard", "9C", "--bidding", "play"]
+    source = ["--source", str(tmp_path / "speck.png"), "--out", str(tmp_path / "r.json")]
+    code = cmd_watch.main([*argv, *source, "--quiet"])
+    _refused(capsys, code, "a frame of 1x1 pixels is too small to follow a table in")

@@ -75,6 +75,14 @@ from vision.track.table import (
     same_card,
 )
 
+MIN_FRAME_SIDE = 64
+"""Frames smaller than this on a side show no table a card could be read on (1280x720 reads
+best): :meth:`Watcher.feed` refuses them (:class:`FrameTooSmall`) rather than fail inside."""
+
+
+class FrameTooSmall(ValueError):
+    """A frame too small to follow a table in (see :data:`MIN_FRAME_SIDE`)."""
+
 
 class Finds(Protocol):
     """What the watcher takes of a detector's answer (:class:`vision.detect.find.Detections`)."""
@@ -361,6 +369,11 @@ class Watcher:
 
     # -- the loop ---------------------------------------------------------------------------
     def feed(self, image: np.ndarray, t: float) -> list[WatchEvent]:
+        if image.ndim < 2 or min(image.shape[:2]) < MIN_FRAME_SIDE:
+            raise FrameTooSmall(
+                f"a frame of {'x'.join(map(str, image.shape[1::-1]))} pixels is too small to "
+                f"follow a table in: at least {MIN_FRAME_SIDE} a side (1280x720 reads best)"
+            )
         self.frames += 1
         if t - max(self.tracker.last_detection, self.gated) < self.tracker.times.look_s - 1e-6:
             # looked a moment ago (30 fps: two frames in three go straight by); a still table
