@@ -462,8 +462,6 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     say(
         f"record written to {written} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
     )  # type: ignore[index]
-    if failed is not None:
-        return 1
     if poster is not None and poster.waiting(watcher.log):
         held = poster.waiting(watcher.log)
         _warn(
@@ -506,4 +504,8 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     elif stopped == "end of source":
         done, _ = watcher.log.tricks()
         _warn(f"the hand is not complete: {len(done)} of {spec.tricks} tricks seen")
-    return 130 if stopped == "interrupted" else 0
+    if stopped.startswith("source failed"):
+        _warn(f"stopped early, {stopped}")
+    if stopped == "interrupted":
+        return 130
+    return 1 if failed is not None or stopped.startswith("source failed") else 0

@@ -169,3 +169,27 @@ def test_watch_refuses_frames_too_small_to_hold_a_table(
     source = ["--source", str(tmp_path / "speck.png"), "--out", str(tmp_path / "r.json")]
     code = cmd_watch.main([*argv, *source, "--quiet"])
     _refused(capsys, code, "a frame of 1x1 pixels is too small to follow a table in")
+
+
+def test_a_source_that_turns_unreadable_midway_keeps_what_was_seen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Frames that turn into specks after a while: the record of what came before is
+    written, marked as stopped early and why, and the exit code says it (1)."""
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(frames / f"f{i}.png"), np.full((240, 320, 3), 70, np.uint8))
+    cv2.imwrite(str(frames / "f3.png"), np.full((1, 1, 3), 70, np.uint8))
+    out = tmp_path / "r.json"
+    argv = ["--game", "clabber", "--dealer", "1", "--upcard", "9C", "--bidding", "play"]
+    code = cmd_watch.main([*argv, "--source", str(frames), "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "stopped early, source failed: a frame of 1x1 pixels" in err
+    record = json.loads(out.read_text())
+    assert record["watch"]["stopped"].startswith("source failed: a frame of 1x1 pixels")
+    assert record["watch"]["frames"] == 3
