@@ -59,31 +59,30 @@ def output_file(path: Path, option: str) -> Path:
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".m4v")
 """File names OpenCV writes a video to (mp4v in these containers)."""
 
-
-def output_video(path: Path, option: str) -> Path:
-    """:func:`output_file` for a video OpenCV will write: a name it knows the container of."""
-    path = output_file(path, option)
-    if path.suffix.lower() not in VIDEO_SUFFIXES:
-        raise OutputError(
-            f"{option} {path}: give a video file name ending in .mp4 "
-            f"(or {', '.join(VIDEO_SUFFIXES[1:])})"
-        )
-    return path
-
-
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 """File names OpenCV writes an image to."""
 
 
-def output_image(path: Path, option: str) -> Path:
-    """:func:`output_file` for an image OpenCV will write: a name it knows the format of."""
+def _named(path: Path, option: str, kind: str, suffixes: tuple[str, ...], first: int) -> Path:
+    """:func:`output_file` for a file OpenCV writes by its name's ending (``suffixes``; the
+    message names the ``first`` of them, then the others)."""
     path = output_file(path, option)
-    if path.suffix.lower() not in IMAGE_SUFFIXES:
+    if path.suffix.lower() not in suffixes:
         raise OutputError(
-            f"{option} {path}: give an image file name ending in .png or .jpg "
-            f"(or {', '.join(IMAGE_SUFFIXES[2:])})"
+            f"{option} {path}: give {kind} file name ending in {' or '.join(suffixes[:first])} "
+            f"(or {', '.join(suffixes[first:])})"
         )
     return path
+
+
+def output_video(path: Path, option: str) -> Path:
+    """:func:`output_file` for a video OpenCV will write: a name it knows the container of."""
+    return _named(path, option, "a video", VIDEO_SUFFIXES, 1)
+
+
+def output_image(path: Path, option: str) -> Path:
+    """:func:`output_file` for an image OpenCV will write: a name it knows the format of."""
+    return _named(path, option, "an image", IMAGE_SUFFIXES, 2)
 
 
 def output_folder(path: Path, option: str) -> Path:

@@ -342,6 +342,17 @@ def test_a_card_touching_one_known_to_lie_there_is_found() -> None:
     assert len(whole) == 1
 
 
+def _blobs(rng: np.random.Generator, blobs: int) -> np.ndarray:
+    """A 180 x 320 mask of rectangles and discs, some cut by its edges."""
+    mask = np.zeros((180, 320), np.uint8)
+    for _ in range(blobs):
+        x, y = int(rng.integers(-20, 340)), int(rng.integers(-20, 200))
+        w, h = int(rng.integers(2, 120)), int(rng.integers(2, 90))
+        cv2.rectangle(mask, (x, y), (x + w, y + h), 255, cv2.FILLED)
+        cv2.circle(mask, (x, y), int(rng.integers(1, 40)), 255, cv2.FILLED)
+    return mask
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
@@ -353,27 +364,10 @@ def test_opening_only_round_what_is_set_is_the_whole_opening(seed: int, k: int, 
     opening the whole frame, blobs at the frame's edges and corners included."""
     from vision.detect.candidates import _opened
 
-    rng = np.random.default_rng(seed)
-    mask = np.zeros((180, 320), np.uint8)
-    for _ in range(blobs):
-        x, y = int(rng.integers(-20, 340)), int(rng.integers(-20, 200))
-        w, h = int(rng.integers(5, 120)), int(rng.integers(5, 90))
-        cv2.rectangle(mask, (x, y), (x + w, y + h), 255, cv2.FILLED)
-        cv2.circle(mask, (x, y), int(rng.integers(3, 40)), 255, cv2.FILLED)
+    mask = _blobs(np.random.default_rng(seed), blobs)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     whole = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     assert np.array_equal(_opened(mask, k), whole)
-
-
-def _blobs(rng: np.random.Generator, blobs: int) -> np.ndarray:
-    """A 180 x 320 mask of rectangles and discs, some cut by its edges."""
-    mask = np.zeros((180, 320), np.uint8)
-    for _ in range(blobs):
-        x, y = int(rng.integers(-20, 340)), int(rng.integers(-20, 200))
-        w, h = int(rng.integers(2, 120)), int(rng.integers(2, 90))
-        cv2.rectangle(mask, (x, y), (x + w, y + h), 255, cv2.FILLED)
-        cv2.circle(mask, (x, y), int(rng.integers(1, 40)), 255, cv2.FILLED)
-    return mask
 
 
 @settings(max_examples=60, deadline=None)
