@@ -223,7 +223,7 @@ def check_pixels(data: bytes, limit: int) -> None:
         },
         415: {"description": "the upload is not a JPEG, PNG, WebP or BMP image that decodes"},
         422: {
-            "description": "no `image` field, a malformed `t`, or a frame under 64 pixels "
+            "description": "no `image` field, a malformed `t`, or a frame under 16 pixels "
             "a side (no table to see in it)"
         },
         503: {"description": "the card model is missing (the message names the file)"},

@@ -75,7 +75,7 @@ from vision.track.table import (
     same_card,
 )
 
-MIN_FRAME_SIDE = 64
+MIN_FRAME_SIDE = 16
 """Frames smaller than this on a side show no table a card could be read on (1280x720 reads
 best): :meth:`Watcher.feed` refuses them (:class:`FrameTooSmall`) rather than fail inside."""
 
