@@ -175,7 +175,8 @@ async def read_form(
 
 
 async def decoded(data: bytes, settings: Settings) -> Any:
-    """The frame's pixels: its header checked first (413, 415), then decoded (415)."""
+    """The frame's pixels: its header checked first (413, 415), then decoded (415, and 415
+    for an image under ``MIN_FRAME_SIDE`` a side: no camera's frame)."""
     check_pixels(data, settings.max_frame_pixels)
     try:
         image = await run_in_threadpool(decode_image, data)
@@ -183,10 +184,10 @@ async def decoded(data: bytes, settings: Settings) -> Any:
         raise HTTPException(415, str(exc)) from None
     from vision.track.watch import MIN_FRAME_SIDE  # (vision loads with the first frame)
 
-    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:  # decodes, but is no camera's frame
         h, w = image.shape[:2]
         raise HTTPException(
-            422,
+            415,
             f"the image is {w}x{h} pixels: too small to see a table in (at least "
             f"{MIN_FRAME_SIDE} a side; send frames of 1280x720 or so)",
         )
@@ -221,11 +222,11 @@ def check_pixels(data: bytes, limit: int) -> None:
             "description": "the image is over the size limit (`max_frame_bytes`) or its header "
             "declares more pixels than `max_frame_pixels`"
         },
-        415: {"description": "the upload is not a JPEG, PNG, WebP or BMP image that decodes"},
-        422: {
-            "description": "no `image` field, a malformed `t`, or a frame under 16 pixels "
-            "a side (no table to see in it)"
+        415: {
+            "description": "the upload is not a JPEG, PNG, WebP or BMP image that decodes, "
+            "or it is one under 16 pixels a side (no table to see in it)"
         },
+        422: {"description": "no `image` field, or a malformed `t`"},
         503: {"description": "the card model is missing (the message names the file)"},
     },
 )

@@ -84,7 +84,7 @@ def test_frames_refuse_bad_requests_with_clear_4xx(no_model_client: TestClient) 
     assert r.status_code == 422 and any("image" in e["loc"] for e in r.json()["detail"])
     # an image, but a speck: no table to see in it (a watcher fed one used to fail inside)
     r = post_frame(client, table, auth, png(np.full((1, 1, 3), 60, np.uint8)))
-    assert r.status_code == 422 and "1x1 pixels: too small" in r.json()["detail"]
+    assert r.status_code == 415 and "1x1 pixels: too small" in r.json()["detail"]
     # a real image, but no model: 503 naming the file
     r = post_frame(client, table, auth, frame)
     assert r.status_code == 503 and "absent.onnx" in r.json()["detail"]
