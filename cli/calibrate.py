@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickcam calibrate: {exc}", file=sys.stderr)
         return 2
     try:
-        write_text(args.out, json.dumps(geometry.to_json(), indent=1) + "\n")
+        write_text(args.out, geometry.to_text())
     except OSError as exc:
         print(f"trickcam calibrate: --out {args.out}: cannot write it ({exc})", file=sys.stderr)
         return 1

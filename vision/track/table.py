@@ -145,8 +145,12 @@ class TableGeometry:
         except TableFileError as exc:
             raise TableFileError(f"{where}: {exc}") from None
 
+    def to_text(self) -> str:
+        """The table file's text (what :meth:`save` writes and :meth:`load` reads)."""
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        path.write_text(self.to_text(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: Path) -> TableGeometry:
