@@ -88,6 +88,56 @@ def test_a_small_card_with_a_row_of_pips_across_it_is_one_card(margin: int) -> N
     assert _corner_error(det.quads[0], card) < 3
 
 
+@pytest.mark.parametrize(("top", "band"), [(20, 4), (24, 5), (28, 6), (31, 5)])
+@pytest.mark.parametrize("size", [(38, 58), (42, 62)])
+def test_a_small_card_cut_across_by_a_band_of_pips_is_one_card(
+    top: int, band: int, size: tuple[int, int]
+) -> None:
+    """The same far card with its row of pips lower, down to its middle: both parts outline
+    as cards (the halves alike in size, each card-shaped, 4-9 % of the card apart) and were
+    taken for two cards lying in one outline (the blob rule), or for a card and the card
+    touching it (the pair rule), each read as no card. A band with paper at both ends inside
+    the outline is a card's own pips; two cards in one outline have table or a card between
+    them (the real photos below)."""
+    w, h = size
+    frame = np.zeros((480, 480, 3), np.uint8)
+    frame[:] = (20, 80, 20)
+    x0, y0 = 230, 125
+    cv2.rectangle(frame, (x0, y0), (x0 + w, y0 + h), (235, 240, 240), -1)
+    cv2.rectangle(frame, (x0 + 3, y0 + top), (x0 + w - 3, y0 + top + band), (40, 40, 210), -1)
+    det = detect(cv2.GaussianBlur(frame, (3, 3), 0))
+    card = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+    assert len(det) == 1
+    assert _corner_error(det.quads[0], card) < 3
+
+
+@pytest.mark.realcards
+@pytest.mark.parametrize(
+    ("name", "cards"),
+    [
+        # (a 3C and a 10H lying 24 px apart on wood, dark between them)
+        ("mabrkr/IMG_20200608_101616.jpg", [[898, 750, 1090, 1033], [1114, 738, 1305, 1022]]),
+        # (two fanned cards, another card bright all along the gap under them)
+        ("notanumber11/test23.jpg", [[863, 460, 966, 578], [783, 449, 875, 563]]),
+    ],
+)
+def test_two_cards_a_little_apart_in_one_outline_stay_two(
+    name: str, cards: list[list[int]]
+) -> None:
+    """Two cards of one deck side by side, joined into one card-shaped outline, lie as far
+    apart (4-9 % of the outline) as a small card's halves either side of its pips: the line
+    across the gap between them tells them apart (table or a card under them, not paper at
+    both ends round a dark band). The rule that the gap alone decided lost both."""
+    _need_realcards()
+    image = cv2.imread(str(REALCARDS / "scenes" / name))
+    assert image is not None
+    det = detect(image)
+    for x0, y0, x1, y1 in cards:
+        box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        near = [q for q in det.quads[~det.one_corner] if _corner_error(q, box) < 25]
+        assert len(near) == 1, (name, box.tolist())
+
+
 def test_card_cut_by_the_frame_edge_is_partial() -> None:
     quads = [card_quad((60, 360), 300, 0), card_quad((700, 360), 300, 20)]
     det = detect(_scene("wood", quads))

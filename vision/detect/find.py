@@ -99,11 +99,21 @@ OFF_CENTRE = 0.15
 middle, is one of two touching cards outlined as one, not the outline's picture frame."""
 
 PAIR_ALIKE = 0.6
-"""... and when the rest is at least this share of the card's size: two cards of one deck
-lying side by side are nearly alike in size, while a card's own pip rows, outlined as a
-square and a sliver, are not (fresh seed 10562 top Belote, 30 fps: the last lead 9H, 40 x 62
-px in the watcher's view, split into its lower pips (aspect 0.95) and a strip of 0.5 its
-size, each read as no card: never played)."""
+"""Such a card and the rest of the outline beyond it are split into two cards only when the
+rest is at least this share of the card's size: two cards of one deck lying side by side are
+nearly alike in size, while a card's own pip rows, outlined as a square and a sliver, are not
+(fresh seed 10562 top Belote, 30 fps: the last lead 9H, 40 x 62 px in the watcher's view,
+split into its lower pips (aspect 0.95) and a strip of 0.5 its size, each read as no card:
+never played)."""
+
+CUT_APART = (0.04, 0.25)
+"""Two cards found inside one card's outline, this far apart (a fraction of the outline's
+size), may be its two halves either side of a dark band across it: a small card's row of
+pips blurred into one, its ends a few pixels from the card's sides, which join the halves
+into the outline (see :func:`_cut_apart`: the line across the gap tells them from two cards
+a little apart, with table or a card under them between). Nearer, they are two cards
+touching or overlapping; farther, the outer two of a blob of three whose middle card was not
+found."""
 
 PAIR_SUPPORT = 0.5
 """Such a pair is split when both cards have at least this share of every side on a border
@@ -180,6 +190,55 @@ def _contains(outer: Candidate, inner: Candidate) -> bool:
     return cv2.pointPolygonTest(q, (float(inner.centre[0]), float(inner.centre[1])), False) > 0
 
 
+def _gap(a: Candidate, b: Candidate) -> float:
+    """How far apart two convex outlines lie (0 when they touch or overlap): for outlines
+    apart, the nearest points are a corner of one and a side of the other."""
+    if cv2.intersectConvexConvex(a.quad, b.quad)[0] > 0:
+        return 0.0
+    qa, qb = a.quad.reshape(-1, 1, 2), b.quad.reshape(-1, 1, 2)
+    near = [cv2.pointPolygonTest(qb, (float(x), float(y)), True) for x, y in a.quad.tolist()]
+    near += [cv2.pointPolygonTest(qa, (float(x), float(y)), True) for x, y in b.quad.tolist()]
+    return max(0.0, -max(near))
+
+
+def _across_gap(a: Candidate, b: Candidate, outline: Candidate, bright: np.ndarray) -> list[int]:
+    """The bright mask along the line across ``outline`` through the middle of the gap
+    between ``a`` and ``b`` (at right angles to the line between their centres), from one
+    side of the outline to the other, a pixel in from it, every half pixel."""
+    d = b.centre - a.centre
+    d = d / (float(np.hypot(*d)) + 1e-9)
+    near_a, near_b = float((a.quad @ d).max()), float((b.quad @ d).min())
+    middle = a.centre + ((near_a + near_b) / 2 - float(a.centre @ d)) * d
+    across = np.array([-d[1], d[0]])
+    reach = float(np.sqrt(outline.area))
+    q = outline.quad.reshape(-1, 1, 2)
+    h, w = bright.shape
+    out = []
+    for s in np.arange(-reach, reach, 0.5):
+        x, y = (middle + s * across).tolist()
+        if cv2.pointPolygonTest(q, (x, y), True) >= 1.0 and 0 <= x < w and 0 <= y < h:
+            out.append(int(bright[int(y), int(x)] > 0))
+    return out
+
+
+def _cut_apart(a: Candidate, b: Candidate, outline: Candidate, bright: np.ndarray) -> bool:
+    """True when the two cards found inside ``outline`` are the halves of one card on either
+    side of a dark band across it (see CUT_APART), not two cards touching."""
+    gap = _gap(a, b) / np.sqrt(outline.area)
+    if not CUT_APART[0] < gap < CUT_APART[1]:
+        return False
+    # a band of pips: paper at both its ends (inside the outline), dark across the middle;
+    # between two cards lies table (dark to the outline's sides) or a card under them
+    # (bright all along)
+    line = _across_gap(a, b, outline, bright)
+    n = len(line)
+    if n < 8:
+        return False
+    end = max(1, round(0.15 * n))
+    middle = line[n // 4 : n - n // 4]
+    return any(line[:end]) and any(line[-end:]) and middle.count(0) >= 0.6 * len(middle)
+
+
 def _rest_of(work: Work, blob: Candidate, card: Candidate, min_area: float) -> Candidate | None:
     """The card beside ``card`` in ``blob`` (two touching cards outlined as one): the part of
     the blob beyond ``card``'s side that faces the blob's middle, snapped onto its border."""
@@ -250,6 +309,12 @@ def _select(
         if me.partial:
             return tiles  # cut by the frame's edge: the table, a screen, a cut card
         if len(tiles) >= 2 and sum(t.area for t in tiles) >= 0.5 * me.area:
+            if (
+                len(tiles) == 2
+                and work is not None
+                and _cut_apart(tiles[0], tiles[1], me, work.masks[0][0])
+            ):
+                return [me]  # a card cut in two across by its row of pips
             return tiles  # a blob of cards
         if (
             len(tiles) == 1
@@ -262,7 +327,11 @@ def _select(
             off = float(np.hypot(*(tiles[0].centre - me.centre)))
             if off > OFF_CENTRE * np.sqrt(me.area):
                 rest = _rest_of(work, me, tiles[0], min_area)
-                if rest is not None and rest.area >= PAIR_ALIKE * tiles[0].area:
+                if (
+                    rest is not None
+                    and rest.area >= PAIR_ALIKE * tiles[0].area
+                    and not _cut_apart(tiles[0], rest, me, work.masks[0][0])
+                ):
                     return [tiles[0], rest]
         return [me]  # a card and its picture frame, ornate ace or pips
 
