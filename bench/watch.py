@@ -135,6 +135,16 @@ def calibrated(video: Path, truth: dict, folder: Path) -> tuple[object | None, s
     return TableGeometry.load(table), ""
 
 
+def _face(views: list) -> dict[str, float]:  # type: ignore[type-arg]
+    """The suit model's views of a play's face together (``vision.read.suits.suit_share``):
+    each suit's share, and how many views; empty without a view."""
+    from vision.read.suits import SUITS, suit_share
+
+    if not views:
+        return {}
+    return {s: round(suit_share(views, s), 3) for s in SUITS} | {"n": len(views)}
+
+
 def watch_one(video: Path, truth: dict, reader_kind: str, model_reader, geometry=None) -> dict:  # type: ignore[no-untyped-def]
     reader = deck_reader(truth["look"]["deck"]) if reader_kind == "deck" else model_reader
     watcher = Watcher(spec_for(truth), reader, geometry)
@@ -149,7 +159,8 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader, geometry
          "confirm": p.confirm, "reason": p.reason, "t": p.t, "index": p.index,
          "probability": 0.0 if p.reading is None else p.reading.probability,
          "runner_up": None if p.reading is None or p.reading.runner_up is None else str(p.reading.runner_up),
-         "runner_up_probability": 0.0 if p.reading is None else p.reading.runner_up_probability}
+         "runner_up_probability": 0.0 if p.reading is None else p.reading.runner_up_probability,
+         "face": _face(p.suits)}
         for p in watcher.log.plays
     ]  # fmt: skip
     c = compare(seen, truth["plays"], watcher.spec.players)

@@ -17,7 +17,7 @@ import pytest
 from tests.ci import need, need_module
 from tests.vision.test_pips import _decks, _worn
 from vision.detect.preprocess import LABELS
-from vision.read.decode import one_hot
+from vision.read.decode import LOOKALIKE_SURE, one_hot
 from vision.read.suits import (
     SUIT_AGAINST,
     SUIT_LEAN,
@@ -28,6 +28,8 @@ from vision.read.suits import (
     consensus,
     leaning,
     suit_doubt,
+    suit_share,
+    suit_unbacked,
     sure_suits,
     with_lean,
     with_suit,
@@ -249,3 +251,24 @@ def test_trickcam_train_suits_smoke_run_exports_a_model_the_reader_loads(tmp_pat
         text=True,
     )
     assert bad.returncode == 2 and "name an .onnx file" in bad.stderr
+
+
+def test_a_card_read_not_quite_surely_whose_face_does_not_show_its_suit_is_doubted() -> None:
+    """Fresh seed 10562's light Clag QC, blurred and compressed: its index read QS 0.97
+    (runner-up KS, not its look-alike QC) and its one face view leaned 0.59 to spades, 0.37
+    to clubs: neither model sure, unmarked and wrong. Under LOOKALIKE_SURE, the face must
+    plainly show the suit read (FACE_BACKS)."""
+    qc = [np.array([0.589, 0.017, 0.023, 0.371])]
+    assert SUITS == "SHDC"
+    assert suit_share(qc, "S") == pytest.approx(0.589, abs=1e-3)
+    assert (
+        suit_unbacked("QS", 0.969, qc)
+        == "QS is read at 0.97 and its face does not plainly show a spade (0.59)"
+    )
+    # a face plainly of the suit read, a reading sure beyond its look-alikes, or no face seen
+    # (a card whose face was never plainly in view): no doubt from the face
+    assert suit_unbacked("QS", 0.969, _looks("SS", p=0.9)) == ""
+    assert suit_unbacked("QS", LOOKALIKE_SURE, qc) == ""
+    assert suit_unbacked("QS", 0.969, []) == ""
+    # views together: two views at 0.8 each lean far more than 0.8 to that suit
+    assert suit_unbacked("10C", 0.973, _looks("CC", p=0.8)) == ""

@@ -10,7 +10,8 @@ small CNN that looks at the whole upright card (the same warp the classifier's c
 from, shrunk to :data:`SUIT_W` x :data:`SUIT_H`) and names its suit; the watcher weighs the
 suit its views agree on surely (:func:`with_suit`), weighs the suit they only lean to softly
 (:func:`with_lean`), and marks a play whose index says another (:func:`suit_doubt`), as it
-does with the pips counted in the middle (``vision.read.pips``).
+does with the pips counted in the middle (``vision.read.pips``), or one read not quite surely
+whose face does not plainly show its suit (:func:`suit_unbacked`).
 
 Trained by ``trickcam train --suits`` (``vision/train/suits.py``) on the same rendered decks
 as the classifier, the same three designs held out; onnxruntime only, never torch.
@@ -31,6 +32,7 @@ from rules.cards import DECK_52
 from vision.detect.preprocess import WHITE_PERCENTILE, channel_percentile
 from vision.onnx import cpu_session
 from vision.read.classify import ModelError
+from vision.read.decode import LOOKALIKE_SURE
 
 SUITS = "SHDC"
 """The model's classes, in its output order (the suit letters of ``rules.cards``)."""
@@ -162,6 +164,14 @@ from its index while its face leaned 0.75 to clubs, moves to 0.55 JS (marked, as
 development seed 10184's light Clabber AC/AS swap (both marked) is read right."""
 
 
+def _lean(views: Sequence[np.ndarray]) -> np.ndarray:
+    """The views' suit probabilities together: their normalised geometric mean."""
+    log = np.mean([np.log(np.asarray(v, np.float64) + _EPS) for v in views], axis=0)
+    lean = np.exp(log - log.max())
+    lean /= lean.sum()
+    return lean
+
+
 def with_lean(probs: np.ndarray, views: Sequence[np.ndarray]) -> np.ndarray:
     """``probs`` (over ``vision.detect.preprocess.LABELS``) weighed softly by the suit the
     views lean to (their normalised geometric mean, :data:`SUIT_WEIGHT`): a club's index read
@@ -170,9 +180,7 @@ def with_lean(probs: np.ndarray, views: Sequence[np.ndarray]) -> np.ndarray:
     without views."""
     if not len(views):
         return probs
-    log = np.mean([np.log(np.asarray(v, np.float64) + _EPS) for v in views], axis=0)
-    lean = np.exp(log - log.max())
-    lean /= lean.sum()
+    lean = _lean(views)
     out = np.array(probs, np.float64, copy=True)
     n = min(len(_CARD_SUIT), len(out))
     mass = float(out[:n].sum())
@@ -209,9 +217,7 @@ def leaning(views: Sequence[np.ndarray]) -> str | None:
     """The suit the views together lean to (:data:`SUIT_LEAN`), or None."""
     if not len(views):
         return None
-    log = np.mean([np.log(np.asarray(v, np.float64) + _EPS) for v in views], axis=0)
-    p = np.exp(log - log.max())
-    p /= p.sum()
+    p = _lean(views)
     return SUITS[int(np.argmax(p))] if float(np.max(p)) >= SUIT_LEAN else None
 
 
@@ -226,6 +232,41 @@ def with_suit(probs: np.ndarray, views: Sequence[np.ndarray]) -> np.ndarray:
     out = np.array(probs, np.float64, copy=True)
     out *= _SUIT_LIKELIHOOD[s][: len(out)]
     return out / max(float(out.sum()), 1e-12)
+
+
+FACE_BACKS = 0.75
+"""A card read from its index at less than ``vision.read.decode.LOOKALIKE_SURE`` (the
+classifier's look-alikes, a club's index read as the spade's, come at 0.95-0.97) is marked
+unless its face, where seen, leans at least this much to the card's suit
+(:func:`suit_unbacked`). Session 2026-12-06 (thirty-first): fresh seed 10562's light Clag
+QC, blurred and compressed, read QS 0.97 (runner-up KS, so not marked as a look-alike) and
+its one face view leaned only 0.59 to spades (0.37 to clubs): unmarked and wrong. Over the
+kept renders of seeds 10559-10564 (2,579 plays, three designs, 10 and 30 fps, every level),
+41 unmarked plays read under 0.99: 34 of their faces leaned 0.9 or more to the suit read,
+five 0.82-0.90, one 0.70 (a right 10C, marked now), one QS 0.59 (the wrong one); one had no
+face view (left as it was)."""
+
+
+def suit_share(views: Sequence[np.ndarray], suit: str) -> float:
+    """The share of ``suit`` in the views' normalised geometric mean (the lean of
+    :func:`leaning`); 0 without views."""
+    return float(_lean(views)[SUITS.index(suit)]) if len(views) else 0.0
+
+
+def suit_unbacked(card: str, probability: float, views: Sequence[np.ndarray]) -> str:
+    """Why ``card`` (e.g. ``"QS"``), read at ``probability``, is in doubt because its face
+    does not back its suit (:data:`FACE_BACKS`; empty when it does, when the reading is sure
+    beyond its look-alikes, or when no face was seen)."""
+    if probability >= LOOKALIKE_SURE or not len(views):
+        return ""
+    share = suit_share(views, card[-1])
+    if share >= FACE_BACKS:
+        return ""
+    name = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}[card[-1]]
+    return (
+        f"{card} is read at {probability:.2f} and its face does not plainly show a {name} "
+        f"({share:.2f})"
+    )
 
 
 def suit_doubt(index_card: str, views: Sequence[np.ndarray]) -> str:

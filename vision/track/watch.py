@@ -50,7 +50,7 @@ from vision.read.decode import (
     views_doubt,
 )
 from vision.read.pips import count_pips, pips_doubt, with_pips
-from vision.read.suits import SuitReader, suit_doubt, with_lean, with_suit
+from vision.read.suits import SuitReader, suit_doubt, suit_unbacked, with_lean, with_suit
 from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
@@ -846,7 +846,8 @@ class Watcher:
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
         disagrees with the pips counted in its middle or with the suit its whole face shows
-        (whichever the play's card is now: a person settles it)."""
+        (whichever the play's card is now: a person settles it), and each read not quite
+        surely whose face does not plainly show its suit (:func:`suit_unbacked`)."""
         for play in self.log.plays:
             if not play.views or not (play.pips or play.suits):
                 play.pips_note = play.suit_note = ""
@@ -854,6 +855,10 @@ class Watcher:
             index = CARD_LABELS[int(np.argmax(combine(play.views)[: len(CARD_LABELS)]))]
             play.pips_note = pips_doubt(index, play.pips)
             play.suit_note = suit_doubt(str(index), play.suits)
+            r = play.reading
+            if not play.suit_note and r is not None and not r.confirm and play.card is not None:
+                # (a reading already marked says why; the face would only repeat the doubt)
+                play.suit_note = suit_unbacked(str(play.card), r.probability, play.suits)
 
     def _replaceable(self, tr: Track, seen: set[int], crop: np.ndarray | None) -> bool:
         """A played card may give its place to another once its trick is complete and
