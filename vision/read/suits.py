@@ -243,7 +243,7 @@ QC, blurred and compressed, read QS 0.97 (runner-up KS, so not marked as a look-
 its one face view leaned only 0.59 to spades (0.37 to clubs): unmarked and wrong. Over the
 kept renders of seeds 10559-10564 (2,579 plays, three designs, 10 and 30 fps, every level),
 41 unmarked plays read under 0.99: 34 of their faces leaned 0.9 or more to the suit read,
-five 0.82-0.90, one 0.70 (a right 10C, marked now), one QS 0.59 (the wrong one); one had no
+four 0.82-0.90, one 0.70 (a right 10C, marked now), one QS 0.59 (the wrong one); one had no
 face view (left as it was)."""
 
 
