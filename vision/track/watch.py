@@ -1309,13 +1309,18 @@ class Watcher:
         (:data:`CARRIED_AFTER_S`); a farther card only very soon after the play's card was last
         found (:data:`CARRIED_S`). Seed 9941 hands Klaberjass: a last card held still
         0.3 s with the fingers over its index (read 10H, already played), then slid on and
-        read plainly 8H, was taken for the next trick's lead."""
+        read plainly 8H, was taken for the next trick's lead. A reading its own middle or
+        face doubts (``pips_note``, ``suit_note``) is doubtful too: fresh seed 10568's
+        oblique Belote, 30 fps: trick 2's 9S paused 2 card sizes short, its lower third cut
+        off, read 7S 0.97 and marked by its pips, then carried on and read 9S, was taken for
+        its seat's card to trick 3 and every later trick shifted."""
         if play.index != len(self.log.plays) - 1 or play.reading is None:
             return False
         done, _ = self.log.tricks()
         if self._plainly_carried(play, tr, probs, len(done)):
             return True
-        if not (play.reading.confirm or play.reading.probability < UNSURE_PLAY) and (
+        doubted = play.reading.confirm or bool(play.pips_note or play.suit_note)
+        if not (doubted or play.reading.probability < UNSURE_PLAY) and (
             play.trick != len(done)
             or play.seat == self.log.to_move()
             or any(x.id == play.track_id for x in self.tracker.live())
