@@ -483,3 +483,41 @@ def test_a_card_just_outside_the_box_round_the_set_pixels_still_touches_its_regi
     joined = _touching(mask, [card])
     assert joined is not None and np.array_equal(joined, mask)
     assert _touching(mask, [card + np.array([10, 0], np.int32)]) is None  # too far: none
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    centre=st.tuples(st.floats(20, 180), st.floats(20, 180)),
+    size=st.tuples(st.floats(6, 80), st.floats(6, 80)),
+    angle=st.floats(0, 3.2),
+    skew=st.floats(-0.3, 0.3),
+    clockwise=st.booleans(),
+    seed=st.integers(0, 10_000),
+)
+def test_depth_inside_a_card_outline_is_the_distance_to_its_border(
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    angle: float,
+    skew: float,
+    clockwise: bool,
+    seed: int,
+) -> None:
+    """find._depth (the line across two halves of a card is sampled where it lies a pixel
+    inside the outline) measures, inside any convex outline running either way round, what
+    cv2.pointPolygonTest measures, and is negative outside."""
+    from vision.detect.find import _depth
+
+    w, h = size
+    c, s = np.cos(angle), np.sin(angle)
+    base = np.array([[-w, -h], [w, -h], [w + skew * w, h], [-w, h]]) / 2
+    quad = (base @ np.array([[c, -s], [s, c]]).T + centre).astype(np.float32)
+    if not clockwise:
+        quad = quad[::-1].copy()
+    pts = np.random.default_rng(seed).uniform(0, 200, (200, 2))
+    depth = _depth(quad, pts)
+    ref = np.array(
+        [cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(x), float(y)), True) for x, y in pts]
+    )
+    inside = ref > 1e-6
+    assert np.allclose(depth[inside], ref[inside], atol=1e-3)
+    assert (depth[ref < -1e-6] < 0).all()

@@ -211,14 +211,24 @@ def _across_gap(a: Candidate, b: Candidate, outline: Candidate, bright: np.ndarr
     middle = a.centre + ((near_a + near_b) / 2 - float(a.centre @ d)) * d
     across = np.array([-d[1], d[0]])
     reach = float(np.sqrt(outline.area))
-    q = outline.quad.reshape(-1, 1, 2)
+    pts = middle + np.arange(-reach, reach, 0.5)[:, None] * across  # N x 2
     h, w = bright.shape
-    out = []
-    for s in np.arange(-reach, reach, 0.5):
-        x, y = (middle + s * across).tolist()
-        if cv2.pointPolygonTest(q, (x, y), True) >= 1.0 and 0 <= x < w and 0 <= y < h:
-            out.append(int(bright[int(y), int(x)] > 0))
-    return out
+    x, y = pts[:, 0], pts[:, 1]
+    keep = (_depth(outline.quad, pts) >= 1.0) & (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    return (bright[y[keep].astype(int), x[keep].astype(int)] > 0).astype(int).tolist()
+
+
+def _depth(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """How far inside the convex ``quad`` each of ``pts`` (N x 2) lies (negative outside):
+    inside, the distance to the nearest of its side lines, which in a convex outline is the
+    distance to its border (as ``cv2.pointPolygonTest`` measures it)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.roll(q, -1, axis=0) - q
+    x0, y0 = q[:, 0], q[:, 1]
+    dx, dy = sides[:, 0], sides[:, 1]
+    turn = float(np.sum(x0 * np.roll(y0, -1) - np.roll(x0, -1) * y0))  # twice the signed area
+    cross = dx * (pts[:, 1:2] - y0) - dy * (pts[:, 0:1] - x0)  # N x 4
+    return (np.sign(turn) * cross / (np.hypot(dx, dy) + 1e-12)).min(axis=1)
 
 
 def _cut_apart(a: Candidate, b: Candidate, outline: Candidate, bright: np.ndarray) -> bool:
