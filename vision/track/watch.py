@@ -297,7 +297,8 @@ class Watcher:
         """Track id -> the look it was last read again from (:meth:`_read_clear`)."""
         self.doubtful: dict[int, tuple[Track, np.ndarray]] = {}
         """Finds that lay still reading only doubtfully as a face (:data:`DOUBT_FACE`), or
-        read as no card then and clearly only once since (:meth:`_read_clear`)."""
+        read as no card then and since clearly only once, or as a face but never clearly
+        (:meth:`_read_clear`)."""
         self.fixture_t = -math.inf  # when the last face-up card of the deal was seen to lie
         self.restored: set[int] = set()
         """Plays recorded before this watcher started (:meth:`restore`)."""
@@ -1016,6 +1017,9 @@ class Watcher:
                 # read clearly once: should its seat's play be found missing (a sleeve
                 # gathered the trick before a second clear look), this is that play, marked
                 self.doubtful[tr.id] = (tr, probs)
+            elif label < 0 and self._more_doubtful(tr.id, probs):
+                # a face, but never clearly one card (blurred, in shadow): the same
+                self.doubtful[tr.id] = (tr, probs)
             if label < 0 or label != last[1]:
                 continue
             self.ignored_tracks.discard(tr.id)
@@ -1027,6 +1031,24 @@ class Watcher:
                 tr.quad = tr.near_quad  # the outline it was read clearly from
             again.append(tr)
         return again
+
+    def _more_doubtful(self, track_id: int, probs: np.ndarray) -> bool:
+        """Is ``probs``, an unclear reading of a find read as no card as it came to rest,
+        better evidence of a doubtful card (:data:`DOUBT_FACE`) than what it was kept as so
+        far (nothing, or a less plain face; never a clear look)? Light seed 10562's Clabber,
+        30 fps: trick 2's last card (a bellot QC) came to rest outlined a third off, with
+        the table in it (no card), then found whole where it lay and read QC 0.53 / JC 0.24
+        (a face at 0.91) at every look until the trick was gathered: never a doubtful card,
+        so its play was marked missed rather than named and marked."""
+        if face_probability(probs) < DOUBT_FACE:
+            return False
+        kept = self.doubtful.get(track_id)
+        if kept is None:
+            return True
+        if clear_look(kept[1]):
+            return False
+        n = len(CARD_LABELS)
+        return float(np.max(probs[:n])) > float(np.max(kept[1][:n]))
 
     def _as_it_settled(self, tr: Track, probs: np.ndarray) -> np.ndarray:
         """A card that reads as no card once lying still, read from its looks as it came to
@@ -1605,13 +1627,22 @@ class Watcher:
             if best is None:
                 continue
             face, tr, probs = best
-            note = (
-                f"seat {seat}'s card to trick {number} was seen only doubtfully (a face at"
-                f" {face:.2f}: far, blurred or in shadow)"
-                if face < 0.5
-                else f"seat {seat}'s card to trick {number} was read clearly only once (read as"
-                " no card as it came to rest, then covered or gathered)"
-            )
+            if face < 0.5:
+                note = (
+                    f"seat {seat}'s card to trick {number} was seen only doubtfully (a face at"
+                    f" {face:.2f}: far, blurred or in shadow)"
+                )
+            elif clear_look(probs):
+                note = (
+                    f"seat {seat}'s card to trick {number} was read clearly only once (read as"
+                    " no card as it came to rest, then covered or gathered)"
+                )
+            else:
+                top = float(np.max(probs[: len(CARD_LABELS)]))
+                note = (
+                    f"seat {seat}'s card to trick {number} was never read clearly (read as no"
+                    f" card as it came to rest, then as a face but no card above {top:.2f})"
+                )
             try:
                 event = self._play(tr, probs, t, seat, note, leads=seat == expected)
             except DecodeError:
