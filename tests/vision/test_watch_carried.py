@@ -12,23 +12,11 @@ the classifier is unsure of. The hand log is built by hand (no video needed)."""
 from __future__ import annotations
 
 import numpy as np
-from handlog_helpers import add_play, simulated_hand
+from handlog_helpers import add_play, card_at, simulated_hand, toward_seat
 
 from vision.read.decode import Reading
 from vision.track.motion import Track
 from vision.track.watch import Watcher
-
-
-def _square(centre: np.ndarray, w: float = 60.0, h: float = 84.0) -> np.ndarray:
-    x, y = centre
-    return np.array(
-        [
-            [x - w / 2, y - h / 2],
-            [x + w / 2, y - h / 2],
-            [x + w / 2, y + h / 2],
-            [x - w / 2, y + h / 2],
-        ]
-    )
 
 
 def _watcher_with_a_play_paused_short() -> tuple[Watcher, Track]:
@@ -42,20 +30,12 @@ def _watcher_with_a_play_paused_short() -> tuple[Watcher, Track]:
     add_play(watcher.log, seat, card, 2)
     play = watcher.log.plays[-1]
     # where the seat lays its cards: toward its side from the middle of the view
-    middle = np.array([640.0, 360.0])
-    way = next(
-        d
-        for a in np.radians(np.arange(0, 360, 5))
-        if watcher.seats.seat_of(
-            middle + 250 * (d := np.array([np.cos(a), np.sin(a)])), watcher.size
-        )
-        == seat
-        and watcher.seats.seat_of(middle + 120 * d, watcher.size) == seat
-    )
-    play.quad = _square(middle + 250 * way)  # found and played here, paused short
+    middle = np.asarray(watcher.size, np.float64) / 2
+    way = toward_seat(watcher, seat, 250, 120)
+    play.quad = card_at(middle + 250 * way)  # found and played here, paused short
     # read surely: the classifier does not doubt it
     play.reading = Reading(card, 0.97, str(card), 0.97, None, 0.0, False, None, "")
-    here = Track(99, _square(middle + 120 * way).astype(np.float32), 10.1, 10.1)
+    here = Track(99, card_at(middle + 120 * way), 10.1, 10.1)
     return watcher, here
 
 

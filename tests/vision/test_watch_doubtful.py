@@ -11,25 +11,12 @@ hand log is built by hand and the reader gives fixed readings (no video needed).
 from __future__ import annotations
 
 import numpy as np
-from handlog_helpers import add_play, simulated_hand
+from handlog_helpers import add_play, card_at, simulated_hand, toward_seat
 
 from rules.cards import Card
 from vision.read.decode import CARD_LABELS, LABELS
 from vision.track.motion import Track
 from vision.track.watch import Watcher
-
-
-def _square(centre: np.ndarray, w: float = 60.0, h: float = 84.0) -> np.ndarray:
-    x, y = centre
-    return np.array(
-        [
-            [x - w / 2, y - h / 2],
-            [x + w / 2, y - h / 2],
-            [x + w / 2, y + h / 2],
-            [x - w / 2, y + h / 2],
-        ],
-        np.float32,
-    )
 
 
 def _reading(best: Card, second: Card, top: float) -> np.ndarray:
@@ -54,16 +41,9 @@ def _trick_short_of_its_last_card(top: float) -> tuple[Watcher, Track, int, Card
         add_play(watcher.log, s, c, 1)
     for s, c in tricks[1][:3]:
         add_play(watcher.log, s, c, 2)
-    middle = np.array([640.0, 360.0])
-    way = next(
-        d
-        for a in np.radians(np.arange(0, 360, 5))
-        if watcher.seats.seat_of(
-            middle + 200 * (d := np.array([np.cos(a), np.sin(a)])), watcher.size
-        )
-        == seat
-    )
-    tr = Track(99, _square(middle + 200 * way), 10.0, 10.0, status="present")
+    middle = np.asarray(watcher.size, np.float64) / 2
+    way = toward_seat(watcher, seat, 200)
+    tr = Track(99, card_at(middle + 200 * way), 10.0, 10.0, status="present")
     tr.near_look = np.zeros((240, 160, 3), np.uint8)
     tr.crops = [tr.near_look]  # (as it came to rest)
     tr.found_last = 10.5
