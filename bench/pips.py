@@ -1,6 +1,7 @@
 """How often counting a number card's pips (vision/read/pips.py) gives an opinion, and how often
-a wrong one: on every deck design's rendered faces, clean and as a camera sees them, and on the
-real rectified single cards of ../shared/realcards (never copied here).
+a wrong one, and how often a card's middle shows a picture: on every deck design's rendered
+faces, clean and as a camera sees them, and on the real rectified single cards of
+../shared/realcards (never copied here).
 
     .venv/bin/python bench/pips.py [--realcards DIR] [--seed 1] [--verbose]
 
@@ -15,6 +16,9 @@ over the middle) only costs the second look. Per deck and per source it prints:
            that must stay 0)
   court    court cards counted at all (must stay 0)
   aces     aces counted (as one: only an ace drawn with a sign the size of a pip), of all aces
+  picture  court cards whose middle shows a picture (``shows_picture``: the watcher marks a
+           number card read where the middle shows one), of all courts; and number cards
+           whose middle shows one (must stay 0)
 
 "worn" faces are each card shrunk to 70-120 px long, blurred, tinted and noised, then warped up
 to the classifier's upright size (what a far card on a video gives). The real sets are the
@@ -41,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rules.cards import Card, Rank  # noqa: E402
-from vision.read.pips import NUMBER_PIPS, count_pips  # noqa: E402
+from vision.read.pips import NUMBER_PIPS, count_pips, shows_picture  # noqa: E402
 from vision.render.decks import DeckError, list_decks, load_deck  # noqa: E402
 
 RECTIFIED = ("vosloo", "mathsvlog")
@@ -57,9 +61,14 @@ def worn(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(np.clip(tinted, 0, 255).astype(np.uint8), (160, 240))
 
 
-def score(tally: Counter[str], code: str, n: int | None) -> str:
+def score(tally: Counter[str], code: str, n: int | None, picture: bool = False) -> str:
     rank = Card.parse(code).rank
     own = NUMBER_PIPS.get(rank)
+    if rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        tally["courts"] += 1
+        tally["court_picture"] += picture
+    elif own is not None:
+        tally["number_picture"] += picture
     if rank is Rank.ACE:  # counted only when its sign is pip-sized, then as one
         kind = "ace_none" if n is None else ("ace" if n == 1 else "wrong")
     elif own is None:
@@ -77,6 +86,7 @@ def line(name: str, t: Counter[str]) -> str:
         f"{name:28s} counted {t['counted']:4d}/{t['numbers']:<4d} ({t['counted'] / numbers:6.1%})"
         f"  none {t['none']:4d}  wrong {t['wrong']:2d}  court {t['court']:2d}"
         f"  aces {t['ace']:3d}/{t['ace'] + t['ace_none']:<3d}"
+        f"  picture: courts {t['court_picture']:3d}/{t['courts']:<3d} numbers {t['number_picture']}"
     )
 
 
@@ -132,10 +142,13 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 n = count_pips(image)
                 times.append(time.perf_counter() - t0)
-                kind = score(per[look], code, n)
-                score(totals[look], code, n)
+                picture = shows_picture(image)
+                kind = score(per[look], code, n, picture)
+                score(totals[look], code, n, picture)
                 if look == "worn" and deck.heldout:
-                    score(totals["held-out worn"], code, n)
+                    score(totals["held-out worn"], code, n, picture)
+                if picture and NUMBER_PIPS.get(Card.parse(code).rank) is not None:
+                    wrong.append(f"{deck.name} {code} ({look}): its middle shows a picture")
                 if kind in ("wrong", "court"):
                     wrong.append(f"{deck.name} {code} ({look}): counted {n}")
         flag = " (held out)" if deck.heldout else ""
@@ -149,10 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     for source, name, card, image in real_singles(args.realcards):
         tally = tallies.setdefault(source, Counter[str]())
         n = count_pips(image)
-        kind = score(tally, card, n)
-        score(real, card, n)
+        picture = shows_picture(image)
+        kind = score(tally, card, n, picture)
+        score(real, card, n, picture)
         if kind in ("wrong", "court"):
             wrong.append(f"real {source} {name} ({card}): counted {n}")
+        if picture and NUMBER_PIPS.get(Card.parse(card).rank) is not None:
+            wrong.append(f"real {source} {name} ({card}): its middle shows a picture")
     for source, tally in tallies.items():
         print(line(f"real {source}", tally))
     if real:

@@ -262,3 +262,77 @@ def test_real_rectified_cards_are_never_counted_wrong(source: str) -> None:
             numbers += 1
             counted += n == own
     assert counted >= 0.9 * numbers, (counted, numbers)
+
+
+@pytest.mark.parametrize("worn", [False, True])
+def test_a_number_cards_middle_never_shows_a_picture_and_most_courts_do(worn: bool) -> None:
+    """Every face of the three held-out designs and two trained ones, clean and worn: no
+    number card's middle (its pips, two run together at most) shows a picture; most court
+    cards' figures do (a court read where the index says a number card is then marked)."""
+    from vision.read.pips import NUMBER_PIPS, shows_picture
+
+    rng = np.random.default_rng(7)
+    decks = _decks(("bellot", "plastic", "tigullio", "paris", "anglo_poker"))
+    courts = pictured = 0
+    for name, faces in decks.items():
+        for code, face in faces.items():
+            if code == "back":
+                continue
+            image = _worn(face, rng) if worn else cv2.resize(face[:, :, :3], (160, 240))
+            rank = Card.parse(code).rank
+            if rank in NUMBER_PIPS:
+                assert not shows_picture(image), (name, code)
+            elif _rank_pips(code) is None:
+                courts += 1
+                pictured += shows_picture(image)
+    assert pictured >= 0.75 * courts, (pictured, courts)
+
+
+@pytest.mark.parametrize(
+    ("card", "pictures", "doubted"),
+    [
+        ("7H", [True, True], True),
+        ("7H", [True, True, True, False], True),
+        ("7H", [True, True, False], False),
+        ("7H", [True, False], False),
+        ("7H", [], False),
+        ("QH", [True, True], False),
+        ("AS", [True], False),
+    ],
+)
+def test_a_picture_in_the_middle_doubts_a_number_cards_index(
+    card: str, pictures: list[bool], doubted: bool
+) -> None:
+    from vision.read.pips import picture_doubt
+
+    why = picture_doubt(Card.parse(card), pictures)
+    assert bool(why) is doubted
+    if doubted:
+        assert f"reads {card} but its middle shows a picture" in why
+
+
+@pytest.mark.realcards
+@pytest.mark.parametrize("source", ["vosloo", "mathsvlog"])
+def test_real_rectified_number_cards_never_show_a_picture(source: str) -> None:
+    """Photographs of real cards, rectified (glare, tints, four indices): no number card's
+    middle shows a picture; most court cards' do (the Piatnik courts' figures are drawn in
+    fine lines, often no blob as big as :data:`vision.read.pips.PICTURE`)."""
+    from vision.read.pips import NUMBER_PIPS, shows_picture
+
+    folder = REALCARDS / "singles" / source
+    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
+    with (folder / "labels.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    courts = pictured = 0
+    for r in rows:
+        image = cv2.imread(str(folder / r["file"]))
+        assert image is not None, r["file"]
+        if image.shape[1] > image.shape[0]:
+            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        rank = Card.parse(r["cards"]).rank
+        if rank in NUMBER_PIPS:
+            assert not shows_picture(image), r["file"]
+        elif _rank_pips(r["cards"]) is None:
+            courts += 1
+            pictured += shows_picture(image)
+    assert pictured >= 0.6 * courts, (pictured, courts)  # (vosloo 76/108, mathsvlog 12/12)

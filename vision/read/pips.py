@@ -261,3 +261,46 @@ def pips_doubt(index_card: Card, counts: Sequence[int]) -> str:
     if n is None or n == own:
         return ""
     return f"its index reads {index_card} but its middle shows {n} pip{'s' if n > 1 else ''}"
+
+
+PICTURE = 0.18
+"""A card's middle (between its index columns, :data:`INDEX_W`, and inside :data:`PICTURE_Y`
+of its top and bottom) shows a picture when one ink blob there covers at least this share of
+the whole card: a court's figure (``bench/pips.py``: 74-77 % of the 324 court faces of the 27
+designs, clean, worn, or blurred by a Gaussian of 4 px), or a hand, a shadow or the table
+where an outline went wrong. A number card's pips, a few run together, reach 0.094 clean,
+0.117 worn, 0.161 blurred (9 or 10 pips in one blob) at most on their 972 faces each; in the
+watcher's soft views of fresh seed 10574, plastic's 9C reached 0.12-0.13 (at 0.12 it was
+taken for a picture four times), its QH read 7H 0.23."""
+
+PICTURE_Y = 0.15
+"""The share of the card's height at its top and bottom left out of the middle looked at
+for a picture (the indices and the border's ornaments)."""
+
+
+def shows_picture(card: np.ndarray) -> bool:
+    """Does the middle of an upright card image (any size, BGR) show one ink blob as big as
+    a court's picture (:data:`PICTURE`)? Never on a number card's pips; it says the card is
+    no number card, whatever its index reads."""
+    if card.ndim != 3 or card.shape[0] < 8 or card.shape[1] < 8:
+        return False
+    if card.shape[:2] != (COUNT_H, COUNT_W):
+        card = cv2.resize(card, (COUNT_W, COUNT_H), interpolation=cv2.INTER_AREA)
+    h, w = card.shape[:2]
+    x0, y0 = round(w * INDEX_W), round(h * PICTURE_Y)
+    ink = ink_mask(card)[y0 : h - y0, x0 : w - x0]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= PICTURE * h * w
+
+
+def picture_doubt(index_card: Card, pictures: Sequence[bool]) -> str:
+    """Why a card whose index reads ``index_card``, a number card, is in doubt given whether
+    each of its views' middle shows a picture (:func:`shows_picture`; empty when it is not):
+    more than two thirds of them do. Fresh seed 10574's light Klaberjass (10 fps, plastic):
+    a blurred QH read 7H at 0.98, its middle a court's figure, unmarked."""
+    if index_card.rank not in NUMBER_PIPS or not pictures:
+        return ""
+    votes = sum(pictures)
+    if votes == 0 or votes <= 2 * (len(pictures) - votes):
+        return ""
+    return f"its index reads {index_card} but its middle shows a picture, not pips"
