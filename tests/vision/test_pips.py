@@ -29,6 +29,22 @@ def _decks(names: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
     return {n: load_deck(decks[n]) for n in names}
 
 
+def _real_singles(source: str) -> list[tuple[str, str, np.ndarray]]:
+    """(file, card, upright image) of each rectified real single of ``source``."""
+    folder = REALCARDS / "singles" / source
+    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
+    with (folder / "labels.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = []
+    for r in rows:
+        image = cv2.imread(str(folder / r["file"]))
+        assert image is not None, r["file"]
+        if image.shape[1] > image.shape[0]:
+            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        out.append((r["file"], r["cards"], image))
+    return out
+
+
 def _rank_pips(code: str) -> int | None:
     """What the middle shows: a number card's pips, an ace's one sign (counted only when the
     size of a pip), a court card nothing to count."""
@@ -246,18 +262,10 @@ def test_real_rectified_cards_are_never_counted_wrong(source: str) -> None:
     """Photographs of real cards, rectified (a Piatnik deck with four indices, glare and
     tints; a webcam's contrast-boosted deck): no number card counted as another rank, no
     court card counted, and most number cards counted."""
-    folder = REALCARDS / "singles" / source
-    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
-    with (folder / "labels.csv").open(newline="") as f:
-        rows = list(csv.DictReader(f))
     counted = numbers = 0
-    for r in rows:
-        image = cv2.imread(str(folder / r["file"]))
-        assert image is not None, r["file"]
-        if image.shape[1] > image.shape[0]:
-            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-        n, own = count_pips(image), _rank_pips(r["cards"])
-        assert n in (None, own), (r["file"], n)
+    for name, code, image in _real_singles(source):
+        n, own = count_pips(image), _rank_pips(code)
+        assert n in (None, own), (name, n)
         if own is not None and own > 1:
             numbers += 1
             counted += n == own
@@ -319,20 +327,12 @@ def test_real_rectified_number_cards_never_show_a_picture(source: str) -> None:
     fine lines, often no blob as big as :data:`vision.read.pips.PICTURE`)."""
     from vision.read.pips import NUMBER_PIPS, shows_picture
 
-    folder = REALCARDS / "singles" / source
-    need(folder.is_dir(), f"the real photographs in {REALCARDS.resolve()}")
-    with (folder / "labels.csv").open(newline="") as f:
-        rows = list(csv.DictReader(f))
     courts = pictured = 0
-    for r in rows:
-        image = cv2.imread(str(folder / r["file"]))
-        assert image is not None, r["file"]
-        if image.shape[1] > image.shape[0]:
-            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-        rank = Card.parse(r["cards"]).rank
+    for name, code, image in _real_singles(source):
+        rank = Card.parse(code).rank
         if rank in NUMBER_PIPS:
-            assert not shows_picture(image), r["file"]
-        elif _rank_pips(r["cards"]) is None:
+            assert not shows_picture(image), name
+        elif _rank_pips(code) is None:
             courts += 1
             pictured += shows_picture(image)
     assert pictured >= 0.6 * courts, (pictured, courts)  # (vosloo 76/108, mathsvlog 12/12)

@@ -101,14 +101,23 @@ def ink_mask(card: np.ndarray) -> np.ndarray:
     return ((dark | red) * 255).astype(np.uint8)
 
 
-def count_pips(card: np.ndarray) -> int | None:
-    """The number of pips in the middle of an upright card image (any size, BGR; counted at
-    ``COUNT_W x COUNT_H``), or None when the middle does not plainly show 1 to 10 pips (a
-    lone one at the very middle: an ace's small sign; see the module docstring)."""
+def _at_count_size(card: np.ndarray) -> np.ndarray | None:
+    """An upright BGR card image at ``COUNT_W x COUNT_H``, or None when it is no colour image
+    of at least 8 x 8 pixels."""
     if card.ndim != 3 or card.shape[0] < 8 or card.shape[1] < 8:
         return None
     if card.shape[:2] != (COUNT_H, COUNT_W):
         card = cv2.resize(card, (COUNT_W, COUNT_H), interpolation=cv2.INTER_AREA)
+    return card
+
+
+def count_pips(card: np.ndarray) -> int | None:
+    """The number of pips in the middle of an upright card image (any size, BGR; counted at
+    ``COUNT_W x COUNT_H``), or None when the middle does not plainly show 1 to 10 pips (a
+    lone one at the very middle: an ace's small sign; see the module docstring)."""
+    card = _at_count_size(card)
+    if card is None:
+        return None
     h, w = card.shape[:2]
     mx, my = round(w * MARGIN_X), round(h * MARGIN_Y)
     ink = np.zeros((h, w), np.uint8)
@@ -282,10 +291,9 @@ def shows_picture(card: np.ndarray) -> bool:
     """Does the middle of an upright card image (any size, BGR) show one ink blob as big as
     a court's picture (:data:`PICTURE`)? Never on a number card's pips; it says the card is
     no number card, whatever its index reads."""
-    if card.ndim != 3 or card.shape[0] < 8 or card.shape[1] < 8:
+    card = _at_count_size(card)
+    if card is None:
         return False
-    if card.shape[:2] != (COUNT_H, COUNT_W):
-        card = cv2.resize(card, (COUNT_W, COUNT_H), interpolation=cv2.INTER_AREA)
     h, w = card.shape[:2]
     x0, y0 = round(w * INDEX_W), round(h * PICTURE_Y)
     ink = ink_mask(card)[y0 : h - y0, x0 : w - x0]
