@@ -306,9 +306,6 @@ def picture_doubt(index_card: Card, pictures: Sequence[bool]) -> str:
     each of its views' middle shows a picture (:func:`shows_picture`; empty when it is not):
     more than two thirds of them do. Fresh seed 10574's light Klaberjass (10 fps, plastic):
     a blurred QH read 7H at 0.98, its middle a court's figure, unmarked."""
-    if index_card.rank not in NUMBER_PIPS or not pictures:
-        return ""
-    votes = sum(pictures)
-    if votes == 0 or votes <= 2 * (len(pictures) - votes):
+    if index_card.rank not in NUMBER_PIPS or consensus([int(p) for p in pictures]) != 1:
         return ""
     return f"its index reads {index_card} but its middle shows a picture, not pips"

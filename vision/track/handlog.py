@@ -53,8 +53,8 @@ class PlayEvent:
     """The pips counted in the card's middle on its views plainly a face
     (``vision.track.watch.pip_counts``)."""
     pictures: list[bool] = field(default_factory=list)
-    """Whether the middle of each of the card's views plainly a face shows a picture, not
-    pips (``vision.track.watch.picture_views``)."""
+    """Whether the middle of each of the card's views that reads more as a face than not
+    shows a picture, not pips (``vision.track.watch.picture_views``)."""
     pips_note: str = ""
     """Why the pips counted, or a picture where a number card's pips should be, doubt the
     card read (``vision.read.pips.pips_doubt``, ``picture_doubt``)."""
