@@ -63,6 +63,9 @@ class PlayEvent:
     plainly a face (``vision.read.suits``)."""
     suit_note: str = ""
     """Why the suit the face shows doubts the card read (``vision.read.suits.suit_doubt``)."""
+    deduced_note: str = ""
+    """A missed play the camera named all the same: how (the one card of a deck played out
+    that no other play shows, ``vision.track.handread.deduce_missed``). Still marked."""
 
     @property
     def missed(self) -> bool:
@@ -82,7 +85,9 @@ class PlayEvent:
     @property
     def reason(self) -> str:
         own = "" if self.reading is None else self.reading.reason
-        notes = (own, self.seat_note, self.again_note, self.pips_note, self.suit_note)
+        notes = (
+            own, self.seat_note, self.deduced_note, self.again_note, self.pips_note, self.suit_note
+        )  # fmt: skip
         return "; ".join(r for r in notes if r)
 
     def as_dict(self) -> dict[str, object]:

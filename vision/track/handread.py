@@ -3,7 +3,8 @@
 Why apart from the watcher's loop: one card at a time, a misread early play makes a later
 play of its true card look impossible; read together (each card once, :func:`read_hand`),
 the doubtful reading gives way. A doubtful reading therefore never rules its card out for
-later plays (:func:`sure_cards`), and a card read twice is always revised.
+later plays (:func:`sure_cards`), and a card read twice is always revised. A hand that plays
+out the whole deck names its one play never seen (:func:`deduce_missed`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ REVISE_MARGIN = 1.4
 read one by one before the camera revises an earlier play (unless a card is read twice)."""
 
 CAMERA = "camera: the hand read together"
+
+DEDUCED = "camera: the one card of the deck no other play shows"
 
 
 def _human(log: HandLog) -> dict[int, Card]:
@@ -82,3 +85,52 @@ def revise(log: HandLog, t: float) -> list[str]:
                         f"play {p.index + 1} was read as {was} too: one of the two is misread"
                     )
     return lines
+
+
+def deduce_missed(log: HandLog, t: float) -> list[str]:
+    """The one play of a hand never seen, named by the deck: when the hand is over (every
+    trick closed), its tricks take the whole deck but the cards in no hand (Clabber's 24
+    cards, Belote's 32: not Klaberjass's 18 of 32, nor a Clag round that leaves cards
+    undealt), and one play alone was never seen, its card is the one card of the deck that
+    no other play shows. Named by the camera (a correction), the play stays marked for a
+    person to confirm: the name rests on every other play being read right. Never a play a
+    person named; made again as other plays are revised (the correction follows them), and
+    not at all while any other play is unknown or two plays show one card. Fresh seeds
+    10573 (hands Belote, 30 fps: a JH under a resting hand its whole trick) and 10578 (hands
+    Clabber, 10 fps: a QC so) had their hand perfect but for that play, marked as missed.
+    Returns a line per naming."""
+    spec = log.spec
+    done, current = log.tricks()
+    dealt = spec.deck - spec.elsewhere
+    if (
+        current
+        or len(done) != spec.tricks
+        or len(log.plays) != spec.players * spec.tricks
+        or len(dealt) != len(log.plays)
+    ):
+        return []
+    human = _human(log)
+    unseen = [p.index for p in log.plays if p.missed and p.index not in human]
+    if len(unseen) != 1:
+        return []
+    (index,) = unseen
+    cards = log.cards()
+    others = [c for i, (_, c) in enumerate(cards) if i != index]
+    shown = {c for c in others if c is not None}
+    if len(shown) != len(others) or not shown <= dealt:
+        return []  # another play unknown, a card shown twice, or one not of the deck
+    (card,) = dealt - shown
+    if cards[index][1] == card:
+        return []
+    log.correct(index, card, by=DEDUCED, t=t)
+    play = log.plays[index]
+    play.deduced_note = f"named {card}: the one card of the deck no other play shows; confirm it"
+    return [
+        f"play {index + 1} (seat {play.seat}, trick {play.trick}), never seen, {play.deduced_note}"
+    ]
+
+
+def seen_after_all(log: HandLog, index: int) -> None:
+    """Play ``index``, missed, seen after all (its card shows once its trick seemed gone):
+    the name the deck gave it (:func:`deduce_missed`) gives way to its reading."""
+    log.corrections = [c for c in log.corrections if c.index != index or c.by != DEDUCED]

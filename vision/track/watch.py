@@ -54,7 +54,7 @@ from vision.read.suits import SuitReader, suit_doubt, suit_unbacked, with_lean, 
 from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
-from vision.track.handread import revise, sure_cards
+from vision.track.handread import deduce_missed, revise, seen_after_all, sure_cards
 from vision.track.motion import MAX_VIEWS, TWICE, overlap
 from vision.track.plane import PlaneView, apply_homography, warp_ordered
 from vision.track.seating import (
@@ -423,7 +423,10 @@ class Watcher:
             self.size = (self.view.size, self.view.size)
             moved = self.gate.update(image, t, self.view.to_view, self.size)
         self.tracker.note_motion(moved)
-        events.extend(self._last_trick_left(t))
+        closed = self._last_trick_left(t)
+        events.extend(closed)
+        if closed:
+            events.extend(self._revise(t))  # (a deck played out names a play never seen)
         if not self.tracker.wants_detection(self.gate, t):
             return events  # (a knock's note)
         work = image if self.view is None else self.view.warp(image)
@@ -1113,13 +1116,15 @@ class Watcher:
 
     def _revise(self, t: float) -> list[WatchEvent]:
         """The camera's revisions of earlier plays, the hand read together
-        (:func:`vision.track.handread.revise`), as events. A hand that cannot be read
-        together (more plays than the deck has cards: a play too many was taken) is left as
-        it was read, play by play: the watcher never stops on it."""
+        (:func:`vision.track.handread.revise`), and a deck played out naming its one play
+        never seen (:func:`vision.track.handread.deduce_missed`), as events. A hand that
+        cannot be read together (more plays than the deck has cards: a play too many was
+        taken) is left as it was read, play by play: the watcher never stops on it."""
         try:
             lines = revise(self.log, t)
         except DecodeError:
             lines = []
+        lines += deduce_missed(self.log, t)
         self._judge_pips()
         return [WatchEvent("revised", t, text=line) for line in lines]
 
@@ -1674,7 +1679,9 @@ class Watcher:
 
     def _fill(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card on the side of a seat whose play to the latest trick was inferred missed
-        (its trick seemed to leave the table: a hand lay over it) is that play after all."""
+        (its trick seemed to leave the table: a hand lay over it) is that play after all,
+        read as it is, though the deck played out named it (fresh seed 10573 full Belote:
+        the last trick's 10C shows after the trick was judged gone short)."""
         if not self.log.plays:
             return None
         latest = max(p.trick for p in self.log.plays)
@@ -1682,8 +1689,10 @@ class Watcher:
         dist = self.seats.distances(tr.centre, self.size)
         nearest = int(np.argmin(dist))
         for m in self.log.plays:
-            if m.trick != latest or not m.missed or cards[m.index][1] is not None:
+            if m.trick != latest or not m.missed:
                 continue
+            if cards[m.index][1] is not None and not m.deduced_note:
+                continue  # named by a person (a name the deck gave gives way to the card)
             if dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
                 try:
                     played = self._play(tr, probs, t, m.seat, "", into=m)
@@ -1755,6 +1764,7 @@ class Watcher:
             self.log.plays.append(play)
         else:
             self.log.plays[into.index] = play
+            seen_after_all(self.log, into.index)
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
         play.views, play.pips, play.pictures, play.suits = views, pips, pictures, suits
