@@ -108,18 +108,30 @@ def test_the_watcher_names_it_among_its_revisions() -> None:
 def test_a_play_named_by_the_deck_then_seen_after_all_is_read_as_it_shows() -> None:
     """The last trick judged gone short names its missing play by the deck; the card then
     shows after all (a hand had lain over it): the watcher reads it into that play, and its
-    reading, not the deck's name, is the play's card (as a person's name would not give way)."""
-    from handlog_helpers import add_play as append
-
-    from vision.track.handread import seen_after_all
+    reading, not the deck's name, is the play's card, as the camera's correction (the
+    corrections are events: the service posts each once, in order). A person's name since
+    never gives way."""
+    from vision.track.handread import SEEN, named_by_deck, seen_after_all
 
     log, true = _log(23, {23})
-    assert len(deduce_missed(log, 30.0)) == 1 and log.cards()[23][1] == true[23]
-    other = true[0]  # read as some card: the reading, right or wrong, is what counts now
-    append(log, log.plays[23].seat, other, log.plays[23].trick)
-    log.plays[23] = dataclasses.replace(log.plays.pop(), index=23)
-    seen_after_all(log, 23)
-    assert log.cards()[23][1] == other and log.corrections == []
-    log.correct(5, true[5], by="referee", t=31.0)
-    seen_after_all(log, 5)
-    assert [c.by for c in log.corrections] == ["referee"]  # a person's name stays
+    assert len(deduce_missed(log, 30.0)) == 1 and named_by_deck(log, 23)
+    seat, trick = log.plays[23].seat, log.plays[23].trick
+
+    def read_into(card: Card) -> None:  # as Watcher._play(into=...) replaces the play
+        add_play(log, seat, card, trick)
+        log.plays[23] = dataclasses.replace(log.plays.pop(), index=23)
+        seen_after_all(log, 23, 40.0)
+
+    read_into(true[23])  # read as the deck named it: nothing to correct
+    assert log.cards()[23][1] == true[23] and len(log.corrections) == 1
+    read_into(true[0])  # read otherwise (some other play is then misread): the reading
+    assert log.cards()[23][1] == true[0] and log.corrections[-1].by == SEEN
+    assert not named_by_deck(log, 23)
+    log2, true2 = _log(29, {10})
+    deduce_missed(log2, 30.0)
+    log2.correct(10, true2[11], by="referee", t=31.0)
+    assert not named_by_deck(log2, 10)  # a person's name since: the watcher leaves it
+    add_play(log2, log2.plays[10].seat, true2[10], log2.plays[10].trick)
+    log2.plays[10] = dataclasses.replace(log2.plays.pop(), index=10)
+    seen_after_all(log2, 10, 32.0)
+    assert log2.cards()[10][1] == true2[11] and log2.corrections[-1].by == "referee"

@@ -25,6 +25,8 @@ CAMERA = "camera: the hand read together"
 
 DEDUCED = "camera: the one card of the deck no other play shows"
 
+SEEN = "camera: seen after all"
+
 
 def _human(log: HandLog) -> dict[int, Card]:
     return {c.index: c.card for c in log.corrections if not c.by.startswith("camera")}
@@ -130,7 +132,17 @@ def deduce_missed(log: HandLog, t: float) -> list[str]:
     ]
 
 
-def seen_after_all(log: HandLog, index: int) -> None:
-    """Play ``index``, missed, seen after all (its card shows once its trick seemed gone):
-    the name the deck gave it (:func:`deduce_missed`) gives way to its reading."""
-    log.corrections = [c for c in log.corrections if c.index != index or c.by != DEDUCED]
+def named_by_deck(log: HandLog, index: int) -> bool:
+    """Is play ``index``'s card the deck's name for it (:func:`deduce_missed`), no person's
+    since?"""
+    last = next((c for c in reversed(log.corrections) if c.index == index), None)
+    return last is not None and last.by == DEDUCED
+
+
+def seen_after_all(log: HandLog, index: int, t: float) -> None:
+    """Play ``index``, missed, now read into (its card showed once its trick seemed gone):
+    where the deck had named it (:func:`deduce_missed`), its reading takes over, as the
+    camera's correction (the log's corrections are events, never taken back)."""
+    card = log.plays[index].card
+    if named_by_deck(log, index) and card is not None and log.cards()[index][1] != card:
+        log.correct(index, card, by=SEEN, t=t)

@@ -54,7 +54,13 @@ from vision.read.suits import SuitReader, suit_doubt, suit_unbacked, with_lean, 
 from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
 from vision.track.handlog import HandLog, PlayEvent, WatchEvent
-from vision.track.handread import deduce_missed, revise, seen_after_all, sure_cards
+from vision.track.handread import (
+    deduce_missed,
+    named_by_deck,
+    revise,
+    seen_after_all,
+    sure_cards,
+)
 from vision.track.motion import MAX_VIEWS, TWICE, overlap
 from vision.track.plane import PlaneView, apply_homography, warp_ordered
 from vision.track.seating import (
@@ -1691,7 +1697,7 @@ class Watcher:
         for m in self.log.plays:
             if m.trick != latest or not m.missed:
                 continue
-            if cards[m.index][1] is not None and not m.deduced_note:
+            if cards[m.index][1] is not None and not named_by_deck(self.log, m.index):
                 continue  # named by a person (a name the deck gave gives way to the card)
             if dist[m.seat] - dist[nearest] <= SEAT_TIE_DEGREES:
                 try:
@@ -1764,7 +1770,7 @@ class Watcher:
             self.log.plays.append(play)
         else:
             self.log.plays[into.index] = play
-            seen_after_all(self.log, into.index)
+            seen_after_all(self.log, into.index, t)
         self.play_of_track[tr.id] = play.index
         self.views_read[tr.id] = len(tr.crops)
         play.views, play.pips, play.pictures, play.suits = views, pips, pictures, suits
