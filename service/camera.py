@@ -236,8 +236,11 @@ class TableCamera:
             events = self.watcher.feed(image, time.monotonic() if t is None else t)
             result = FrameResult(self._tracked(), True, "")
             result.notes.extend(ev.text for ev in events if ev.play is None and ev.text)
-            self._post_plays(store, meta, key, result)
+            # corrections of plays posted first: a play revised away from a card (read
+            # twice) frees that card for the play read as it since, which the rules would
+            # refuse while the card stands posted
             self._post_corrections(store, meta, key, result)
+            self._post_plays(store, meta, key, result)
             # long on the wall clock: the core is busy (or the frame large): ask for fewer
             busy = time.perf_counter() - started > 0.08
             result.wait_ms = SLOW_WAIT_MS if busy else WATCH_WAIT_MS
@@ -368,7 +371,9 @@ class TableCamera:
                 "seq": seq,
                 "event": {"type": "play", "seat": seat, "card": str(c.card)},
             }
-            actor = "camera" if c.by in ("", "camera") else "scorer"
+            # the camera's own revisions ("camera: the hand read together", ...) are the
+            # camera's; a person's naming (the scorer's tap, --correct) the scorer's
+            actor = "camera" if c.by == "" or c.by.startswith("camera") else "scorer"
             self._append(store, meta, payload, f"{self.key_base}-fix-{n}", result, actor)
         self.corrections = len(corrections)
 
@@ -413,8 +418,8 @@ class TableCamera:
             if log.cards()[index][1] != named:
                 log.correct(index, named, by="scorer", t=time.monotonic())
                 self.refused.pop(index, None)
-            self._post_plays(store, meta, self.key, result)
             self._post_corrections(store, meta, self.key, result)
+            self._post_plays(store, meta, self.key, result)
             seq = self.play_seq.get(index)
             if seq is not None:
                 _resolve_evidence(store, meta, seq, str(named))

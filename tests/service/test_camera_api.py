@@ -286,6 +286,21 @@ def test_a_play_read_in_doubt_is_ruled_by_a_tap_as_a_correction(client: TestClie
     assert again.status_code == 200 and again.json()["accepted"] == []
 
 
+def test_the_cameras_own_revision_of_a_posted_play_is_posted_as_the_cameras(
+    client: TestClient,
+) -> None:
+    """The bundled hand's third card, AS, read as KS 0.9 (posted, marked); the fourth, KS,
+    then read KS surely. Each card is played once: the hand read together revises the third
+    play to AS, a ``correct`` event the camera posts as its own (not as a person's)."""
+    table, auth = hand_read_as(client, "AS", {"KS": 0.9, "AS": 0.08})
+    film(client, table, auth, 95)  # the first trick rests by 8.5 s
+    state = client.get(f"/api/tables/{table}").json()
+    assert state["current"]["tricks"][0]["cards"] == ["JS", "KC", "AS", "KS"]
+    log = client.get(f"/api/tables/{table}/events").json()
+    fixes = [e for e in log if e["event"]["type"] == "correct"]
+    assert [(e["actor"], e["event"]["event"]["card"]) for e in fixes] == [("camera", "AS")]
+
+
 def test_a_play_posted_sure_and_doubted_later_awaits_a_person_with_its_crop(
     client: TestClient,
 ) -> None:
