@@ -30,11 +30,20 @@ class Poster:
     def sync(self, log: Any) -> None:
         """Post what the hand log holds that the server has not had, in the game's turn
         order (``HandLog.postable``: a missed play holds back the plays after it until a
-        person names it): new plays (a wild two's naming right after its play), then a
-        ``correct`` event for each posted play whose card has changed since (a person's
-        --correct, the camera's own revision)."""
+        person names it): a ``correct`` event for each posted play whose card has changed
+        since (a person's --correct, the camera's own revision), then new plays (a wild
+        two's naming right after its play). Corrections first: a play revised away from a
+        card read twice frees it for the play read as it since, which the server's rules
+        would refuse, for good, while the card stands posted."""
         cards = log.cards()
         named = {n.index: n.card for n in log.namings}
+        for i, was in list(self.posted.items()):
+            seat, card = cards[i]
+            seq = self.seq_of_play.get(i)
+            if card is not None and str(card) != was and seq is not None:
+                fix = {"type": "play", "seat": seat, "card": str(card)}
+                self.add({"type": "correct", "seq": seq, "event": fix})
+                self.posted[i] = str(card)
         for i in log.postable():
             if i in self.posted:
                 continue
@@ -43,13 +52,6 @@ class Poster:
             self.posted[i] = str(card)
             if i in named:
                 self.add({"type": "name", "seat": seat, "card": str(named[i])})
-        for i, was in list(self.posted.items()):
-            seat, card = cards[i]
-            seq = self.seq_of_play.get(i)
-            if card is not None and str(card) != was and seq is not None:
-                fix = {"type": "play", "seat": seat, "card": str(card)}
-                self.add({"type": "correct", "seq": seq, "event": fix})
-                self.posted[i] = str(card)
 
     def waiting(self, log: Any) -> list[int]:
         """Plays of the log not posted (held back behind a missed or out-of-turn play)."""

@@ -69,3 +69,36 @@ def test_a_missed_play_holds_back_the_plays_after_it_until_a_person_names_it(
     assert refused == [] and poster.waiting(log) == []
     assert state["hands"][0]["score"] == score_record(truth)["score"]
     assert state["hands"][0]["score"] == score_record(log.record())["score"]
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+def test_a_revision_that_frees_a_card_is_posted_before_the_play_read_as_it(
+    server: str, seed: int
+) -> None:
+    """Trick 1's second card posted as the fourth's name (a classifier reading two cards
+    alike); when the fourth is read, the hand read together revises the second. The poster
+    sends that correction first, then the fourth play: the other way round the server's rules
+    would refuse the fourth as a card played twice, for good."""
+    spec, tricks, truth = simulated_hand(seed)
+    body = json.dumps({"game": "clabber", "name": "t", "players": ["a", "b", "c", "d"]}).encode()
+    req = urllib.request.Request(
+        f"{server}/api/tables",
+        body,
+        {"Content-Type": "application/json", **ORGANISER},
+        method="POST",
+    )
+    table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    refused: list[str] = []
+    poster = Poster(f"{server}/api/tables/{table['id']}", table["scorer_token"], refused.append)
+    for event in setup_events(spec):
+        poster.add(event)
+    log = HandLog(spec)
+    for number, trick in enumerate(tricks, start=1):
+        for pos, (seat, card) in enumerate(trick):
+            add_play(log, seat, tricks[0][3][1] if (number, pos) == (1, 1) else card, number)
+            if (number, pos) == (1, 3):
+                log.correct(1, tricks[0][1][1], by="camera: the hand read together")
+            poster.sync(log)
+    state = _get(f"{server}/api/tables/{table['id']}")
+    assert refused == [] and poster.waiting(log) == []
+    assert state["hands"][0]["score"] == score_record(truth)["score"]
