@@ -15,6 +15,22 @@ ORGANISER_PIN = "club-pin-2468"
 ORGANISER = {"Authorization": f"Bearer {ORGANISER_PIN}"}
 
 
+def new_clabber_table(server: str, name: str = "t") -> dict[str, object]:
+    """A new Clabber table on the ``server`` fixture's app, made with the organiser's PIN:
+    the server's answer (its ``id`` and ``scorer_token``)."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"game": "clabber", "name": name, "players": ["a", "b", "c", "d"]})
+    req = urllib.request.Request(
+        f"{server}/api/tables",
+        body.encode(),
+        {"Content-Type": "application/json", **ORGANISER},
+        method="POST",
+    )
+    return dict(json.loads(urllib.request.urlopen(req, timeout=10).read()))
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A real ``trickcam serve`` app on a free local port (SQLite in ``tmp_path``), in a

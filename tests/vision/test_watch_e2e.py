@@ -20,7 +20,7 @@ from cli import watch as cmd_watch
 from cli.demo import watch_argv
 from rules.records import score_record
 from tests.ci import needs
-from tests.vision.conftest import ORGANISER
+from tests.vision.conftest import new_clabber_table
 from vision.read.classify import MODEL_PATH
 from vision.render.tablevideo import load_truth
 
@@ -182,16 +182,7 @@ def test_post_sends_the_hand_to_a_running_trickcam_serve(
     table's state on the server scores the hand as the written record does."""
     import urllib.request
 
-    body = json.dumps(
-        {"game": "clabber", "name": "watch", "players": ["a", "b", "c", "d"]}
-    ).encode()
-    req = urllib.request.Request(
-        f"{server}/api/tables",
-        body,
-        {"Content-Type": "application/json", **ORGANISER},
-        method="POST",
-    )
-    table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    table = new_clabber_table(server, "watch")
     video = rendered["clabber"]
     truth = load_truth(video.with_suffix(".json"))
     token = tmp_path / "token"  # from a file: a token on the command line shows in 'ps'

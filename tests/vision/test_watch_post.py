@@ -15,8 +15,22 @@ from handlog_helpers import add_play, simulated_hand
 from cli.post import Poster, setup_events
 from rules.cards import Card
 from rules.records import score_record
-from tests.vision.conftest import ORGANISER
+from tests.vision.conftest import new_clabber_table
+from vision.track.games import GameSpec
 from vision.track.handlog import HandLog
+
+
+def _posting(server: str, spec: GameSpec) -> tuple[dict, Poster, list[str]]:  # type: ignore[type-arg]
+    """A new table on ``server``, a poster to it that has sent the hand's setup (deal,
+    calls), and the list its refusals go to."""
+    table = new_clabber_table(server)
+    refused: list[str] = []
+    poster = Poster(
+        f"{server}/api/tables/{table['id']}", str(table["scorer_token"]), refused.append
+    )
+    for event in setup_events(spec):
+        poster.add(event)
+    return table, poster, refused
 
 
 def _get(url: str) -> dict:
@@ -28,18 +42,7 @@ def test_a_missed_play_holds_back_the_plays_after_it_until_a_person_names_it(
     server: str, which: int
 ) -> None:
     spec, tricks, truth = simulated_hand(which)
-    body = json.dumps({"game": "clabber", "name": "t", "players": ["a", "b", "c", "d"]}).encode()
-    req = urllib.request.Request(
-        f"{server}/api/tables",
-        body,
-        {"Content-Type": "application/json", **ORGANISER},
-        method="POST",
-    )
-    table = json.loads(urllib.request.urlopen(req, timeout=10).read())
-    refused: list[str] = []
-    poster = Poster(f"{server}/api/tables/{table['id']}", table["scorer_token"], refused.append)
-    for event in setup_events(spec):
-        poster.add(event)
+    table, poster, refused = _posting(server, spec)
 
     log = HandLog(spec)
     k, j = divmod(which, 4)
@@ -80,18 +83,7 @@ def test_a_revision_that_frees_a_card_is_posted_before_the_play_read_as_it(
     sends that correction first, then the fourth play: the other way round the server's rules
     would refuse the fourth as a card played twice, for good."""
     spec, tricks, truth = simulated_hand(seed)
-    body = json.dumps({"game": "clabber", "name": "t", "players": ["a", "b", "c", "d"]}).encode()
-    req = urllib.request.Request(
-        f"{server}/api/tables",
-        body,
-        {"Content-Type": "application/json", **ORGANISER},
-        method="POST",
-    )
-    table = json.loads(urllib.request.urlopen(req, timeout=10).read())
-    refused: list[str] = []
-    poster = Poster(f"{server}/api/tables/{table['id']}", table["scorer_token"], refused.append)
-    for event in setup_events(spec):
-        poster.add(event)
+    table, poster, refused = _posting(server, spec)
     log = HandLog(spec)
     for number, trick in enumerate(tricks, start=1):
         for pos, (seat, card) in enumerate(trick):
