@@ -173,6 +173,14 @@ def test_an_index_whose_face_shows_or_leans_to_another_suit_is_doubted() -> None
     )  # fmt: skip
     assert suit_doubt("KC", king) == "its index reads KC but its face looks more like a spade"
     assert suit_doubt("KS", king) == ""
+    # fresh seed 10592's plastic king of spades, its index read KC at 0.996: its six views
+    # leaning together 0.56 to spades, 0.36 to clubs
+    lean56 = [np.array([0.561, 0.043, 0.036, 0.36], np.float32)] * 6
+    assert suit_doubt("KC", lean56) == "its index reads KC but its face looks more like a spade"
+    assert suit_doubt("KS", lean56) == ""
+    # a face torn between two suits doubts neither
+    torn = [np.array([0.52, 0.04, 0.03, 0.41], np.float32)] * 2
+    assert suit_doubt("KC", torn) == "" and suit_doubt("KS", torn) == ""
     assert sure_suits(np.array([[0.99, 0.0, 0.0, 0.01], [0.6, 0.0, 0.0, 0.4]])) == ["S"]
     assert SUIT_LEAN < SUIT_SURE
 
