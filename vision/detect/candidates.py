@@ -314,6 +314,8 @@ def candidates_from_mask(
         quad = approx_quad(contour, hull)
         if quad is None:
             continue
+        if _is_done(quad, quad_area(quad), done):
+            continue  # an earlier mask's card: no second guess at its outline either
         args = (work, contour, region, grow_k, min_area, max_area, seen, done, penalty)
         cand = _candidate(quad, *args)
         if cand is None and region > CUT_CORNER * quad_area(quad):
