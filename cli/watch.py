@@ -167,6 +167,8 @@ def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> 
         return line
     if ev.trick is not None:
         return f"{ev.t:7.1f}s  trick {ev.trick.number} gathered"
+    if ev.kind == "revised" and ev.missed is not None:  # a play never seen, named by the deck
+        return f"{ev.t:7.1f}s  {ev.text} (if wrong: --correct {ev.missed.index}=CARD)"
     return f"{ev.t:7.1f}s  {ev.text}"
 
 

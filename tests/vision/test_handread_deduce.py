@@ -103,6 +103,11 @@ def test_the_watcher_names_it_among_its_revisions() -> None:
     events = watcher._revise(40.0)
     assert [e.kind for e in events] == ["revised"] and str(true[22]) in events[0].text
     assert watcher.complete and watcher.log.cards()[22][1] == true[22]
+    # trickcam watch's line tells a person how to correct it (plays 0-based, as --correct)
+    from cli.watch import describe
+
+    line = describe(events[0], spec)
+    assert "play 23 (seat" in line and line.endswith("(if wrong: --correct 22=CARD)")
 
 
 def test_a_play_named_by_the_deck_then_seen_after_all_is_read_as_it_shows() -> None:

@@ -155,7 +155,8 @@ class TrickDone:
 @dataclass
 class WatchEvent:
     """What the watcher reports as it happens: ``kind`` is play, trick, gathered, fixture,
-    missed (``missed`` holds the inferred play), revised, note."""
+    missed (``missed`` holds the inferred play), revised (``missed`` holds the play when the
+    deck named a play never seen), note."""
 
     kind: str
     t: float

@@ -1130,9 +1130,16 @@ class Watcher:
             lines = revise(self.log, t)
         except DecodeError:
             lines = []
-        lines += deduce_missed(self.log, t)
+        events = [WatchEvent("revised", t, text=line) for line in lines]
+        # (the play the deck named rides along: a person is told how to correct it)
+        events += [
+            WatchEvent(
+                "revised", t, text=line, missed=self.log.plays[self.log.corrections[-1].index]
+            )
+            for line in deduce_missed(self.log, t)
+        ]
         self._judge_pips()
-        return [WatchEvent("revised", t, text=line) for line in lines]
+        return events
 
     def _seen_again(self, tr: Track, probs: np.ndarray, t: float) -> list[WatchEvent] | None:
         """A card already played, back in view (a hand lifted off it, or a trick not yet
