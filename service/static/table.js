@@ -115,10 +115,14 @@ function refreshAwaiting() {
 
 function renderAwaiting(table, cam) {
   const who = (seat) => table.players[seat];
-  const rows = (table.awaiting_confirmation || []).map((p) => el("div", { class: "awaiting-play", "data-seq": p.seq },
-    el("strong", {}, who(p.seat)), " played ", cardFace(p.card, "small"), " or ",
-    p.candidates.filter((c) => c !== p.card).map((c) => cardFace(c, "small")),
-    el("span", { class: "muted" }, ` ${p.reason}`)));
+  // (a play the deck named has no other candidate: the camera never read it)
+  const rows = (table.awaiting_confirmation || []).map((p) => {
+    const others = p.candidates.filter((c) => c !== p.card);
+    return el("div", { class: "awaiting-play", "data-seq": p.seq },
+      el("strong", {}, who(p.seat)), " played ", cardFace(p.card, "small"), others.length ? " or " : "?",
+      others.map((c) => cardFace(c, "small")),
+      el("span", { class: "muted" }, ` ${p.reason}`));
+  });
   for (const p of (cam.watching ? cam.plays : [])) {
     if (p.ask && p.card === null) rows.push(el("div", { class: "awaiting-play missed", "data-play": p.index },
       el("strong", {}, who(p.seat)), `'s card to trick ${p.trick} was not seen by the camera`,

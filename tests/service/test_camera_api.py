@@ -324,5 +324,70 @@ def test_a_play_posted_sure_and_doubted_later_awaits_a_person_with_its_crop(
     awaiting = {a["card"]: a for a in state["awaiting_confirmation"]}
     assert set(awaiting) == {"JS", "KS"}, awaiting
     assert "reads as JS too" in awaiting["JS"]["reason"]
+    # read sure, marked for the card read twice: the card and the camera's runner-up to choose
+    # (before, none at all: the referee's page had no button for it)
+    first, runner = awaiting["JS"]["candidates"]
+    assert first == "JS" and runner != "JS"
     assert awaiting["JS"]["crop_url"] and client.get(awaiting["JS"]["crop_url"]).status_code == 200
     assert state["current"]["tricks"][0]["cards"] == ["JS", "KC", "AS", "KS"]
+
+
+def test_a_play_never_seen_that_the_deck_names_awaits_a_person_on_the_table_page(
+    client: TestClient,
+) -> None:
+    """A Clabber hand followed to its end, its 14th card (KD) never seen (a resting hand over
+    it its whole trick): the camera posts the plays before it and holds the rest. Once the hand
+    is over the deck names it (the one card no other play shows), and the camera posts it with
+    the plays it held back, marked: the table's state lists it awaiting confirmation, with why
+    and the card to choose (the camera read none, so no crop and no runner-up); a person's tap
+    confirms it, and nothing awaits. (Before, it was posted with no evidence: only the camera's
+    own page showed it.) The watcher's log is set play by play, as the camera's frames would."""
+    from rules.cards import Card
+    from service.camera import FrameResult, game_spec, hand_key, last_deal_seq
+    from tests.vision.handlog_helpers import add_play
+
+    events = base_hand_events()
+    plays = [e for e in events if e["type"] == "play"]
+    table, token = new_table(client)
+    auth = bearer(token)
+    for event in events:
+        if event["type"] != "play":
+            assert client.post(f"/api/tables/{table}/events", json=event, headers=auth).is_success
+    store = client.app.state.store  # type: ignore[attr-defined]
+    meta = store.meta(table)
+    snap = store.snapshot(meta)
+    spec, _ = game_spec(meta.game, snap.state["current"], 4)
+    key = hand_key(snap.state["current"], last_deal_seq(snap.effective))
+    camera = client.app.state.cameras.table(table)  # type: ignore[attr-defined]
+    camera._start(spec, lambda crops: np.zeros((len(crops), 54)), key, 4)
+    log = camera.watcher.log
+    for i, play in enumerate(plays):
+        card = None if i == 13 else Card.parse(play["card"])
+        add_play(log, play["seat"], card, i // 4 + 1, leads=i % 4 == 0)
+
+    def post() -> None:
+        result = FrameResult([], True, "")
+        camera._post_corrections(store, meta, key, result)
+        camera._post_plays(store, meta, key, result)
+        assert result.refused == []
+
+    post()
+    state = client.get(f"/api/tables/{table}").json()
+    # 10D posted; the KD play, missed, holds back those after it
+    assert len(state["current"]["tricks"]) == 3
+    assert [p["card"] for p in state["current"]["trick"]] == ["10D"]
+    assert state["awaiting_confirmation"] == []  # (the camera's page asks to name it)
+    assert "the one card of the deck" in camera.watcher._revise(60.0)[0].text
+    post()
+    state = client.get(f"/api/tables/{table}").json()
+    [awaiting] = state["awaiting_confirmation"]
+    assert (awaiting["card"], awaiting["candidates"], awaiting["crop_url"]) == ("KD", ["KD"], None)
+    assert "no other play shows" in awaiting["reason"]
+    assert state["current"]["over"] and [h["end"] for h in state["hands"]] == ["complete"]
+    assert state["current"]["tricks"][3]["cards"] == ["10D", "KD", "JC", "AD"]
+    deal = client.get(f"/api/tables/{table}/camera").json()["deal"]
+    r = client.post(
+        f"/api/tables/{table}/camera/plays/13", json={"deal": deal, "card": "KD"}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/tables/{table}").json()["awaiting_confirmation"] == []
