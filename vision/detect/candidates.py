@@ -214,9 +214,11 @@ def _candidate(
     seen: list[tuple[float, float, float]],
     done: list[Done],
     penalty: float,
+    checked: bool = False,
 ) -> Candidate | None:
     """The card a region's rough ``quad`` fits, checked (cheap checks first: most regions
-    are not cards) and snapped onto its border, or None."""
+    are not cards) and snapped onto its border, or None. ``checked``: the rough quad is
+    already known to be no card in ``done``."""
     h, w = work.masks[0][0].shape
     # cheap checks on the rough quad first: most regions are not cards
     rough = quad_area(quad)
@@ -225,7 +227,7 @@ def _candidate(
     key = _rough_key(quad, grow_k)
     if not quad_shape(quad)[1] or _seen(key, seen):
         return None
-    if _is_done(quad, rough, done):
+    if not checked and _is_done(quad, rough, done):
         return None  # an earlier mask's card, already snapped onto its border
     quad = refine_quad(quad, contour, grow_k)
     area = quad_area(quad)
@@ -317,7 +319,7 @@ def candidates_from_mask(
         if _is_done(quad, quad_area(quad), done):
             continue  # an earlier mask's card: no second guess at its outline either
         args = (work, contour, region, grow_k, min_area, max_area, seen, done, penalty)
-        cand = _candidate(quad, *args)
+        cand = _candidate(quad, *args, checked=True)
         if cand is None and region > CUT_CORNER * quad_area(quad):
             # the region reaches well outside its quad: perhaps a card with a corner cut off
             restored = restored_quad(contour, hull)
