@@ -19,12 +19,14 @@ class Poster:
     """Send the hand's events to ``trickcam serve`` (one POST each, retried on the next)."""
 
     def __init__(self, url: str, token: str, log: Callable[[str], None]) -> None:
-        self.url = url.rstrip("/") + "/events"
+        self.table_url = url.rstrip("/")
+        self.url = self.table_url + "/events"
         self.token, self.log = token, log
         self.queue: list[dict[str, Any]] = []
         self.sent = 0
         self.seq_of_play: dict[int, int] = {}
         self.posted: dict[int, str] = {}  # play index -> the card posted for it
+        self.evidenced: set[int] = set()  # plays whose doubt the server holds
         self.session = f"watch-{int(time.time())}"
 
     def sync(self, log: Any) -> None:
@@ -52,6 +54,49 @@ class Poster:
             self.posted[i] = str(card)
             if i in named:
                 self.add({"type": "name", "seat": seat, "card": str(named[i])})
+        self.send_doubts(log)
+
+    def send_doubts(self, log: Any) -> None:
+        """What the camera saw of each posted play marked for a person (read in doubt, or
+        marked since it was posted, or named by the deck): the cards to choose from, why,
+        and its crop, once (``POST /api/tables/ID/plays/SEQ/evidence``). The table's page and
+        the referee's list it awaiting confirmation until a person rules; a person's
+        --correct before it was posted leaves nothing to ask."""
+        import base64
+        import urllib.error
+        import urllib.request
+
+        import cv2
+
+        corrected = {c.index for c in log.corrections if c.by and not c.by.startswith("camera")}
+        for i, seq in list(self.seq_of_play.items()):
+            play = log.plays[i]
+            if i in self.evidenced or i in corrected or not play.shown_in_doubt:
+                continue
+            body: dict[str, Any] = {
+                "candidates": play.choices(self.posted[i]),
+                "confirm": True,
+                "reason": play.reason or "read in doubt",
+            }
+            ok, png = cv2.imencode(".png", play.crop) if play.crop.size > 3 else (False, None)
+            if ok:
+                body["crop_png"] = base64.b64encode(png.tobytes()).decode()
+            req = urllib.request.Request(
+                f"{self.table_url}/plays/{seq}/evidence", data=json.dumps(body).encode(),
+                method="POST", headers={"Content-Type": "application/json",
+                                        "Authorization": f"Bearer {self.token}"},
+            )  # fmt: skip
+            try:
+                with urllib.request.urlopen(req, timeout=3):
+                    pass
+            except urllib.error.HTTPError as exc:
+                if exc.code >= 500:
+                    return  # the server's trouble: the next sync tries again
+                if exc.code != 409:  # 409: already held (an earlier run posted it)
+                    self.log(f"post evidence of play {i + 1}: refused ({exc.code})")
+            except (urllib.error.URLError, OSError):
+                return  # unreachable: the next sync tries again
+            self.evidenced.add(i)
 
     def waiting(self, log: Any) -> list[int]:
         """Plays of the log not posted (held back behind a missed or out-of-turn play)."""

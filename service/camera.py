@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 
-from rules.cards import DECK_52
 from rules.errors import RulesError
 from service.camera_vision import (
     CameraUnavailable,
@@ -281,7 +280,7 @@ class TableCamera:
         for i, seq in self.play_seq.items():
             # a play posted sure, marked since (a later card read as the same): its doubt too
             play = log.plays[i]
-            if _shown_in_doubt(play) and i not in self.confirmed and i not in self.evidenced:
+            if play.shown_in_doubt and i not in self.confirmed and i not in self.evidenced:
                 _keep_evidence(store, meta, seq, play, self.posted[i])
                 self.evidenced.add(i)
         for i in log.postable():
@@ -301,7 +300,7 @@ class TableCamera:
             self.play_seq[i] = done.record.seq
             self.posted[i] = str(card)
             play = log.plays[i]
-            if _shown_in_doubt(play) and i not in self.confirmed and not done.repeated:
+            if play.shown_in_doubt and i not in self.confirmed and not done.repeated:
                 _keep_evidence(store, meta, done.record.seq, play, str(card))
                 self.evidenced.add(i)
 
@@ -462,37 +461,14 @@ class TableCamera:
             return {"calibrated": True, "found": found, "fit_px": round(float(cal.rms), 2)}
 
 
-def _shown_in_doubt(play: Any) -> bool:
-    """A play posted that a person should confirm, with something to show for it: read in
-    doubt or marked (its seat, a card seen twice, its pips or its suit), or never seen and
-    named by the deck (``vision.track.handread.deduce_missed``). (A missed play nobody has
-    named is not posted: the camera's page asks for it.)"""
-    return bool(play.confirm) and (not play.missed or bool(play.deduced_note))
-
-
-def _candidates(play: Any, card: str) -> list[str]:
-    """The cards a person chooses between: the two in doubt; for a play marked otherwise, the
-    card recorded and the next likeliest the camera read (the card alone where it read none:
-    a play named by the deck)."""
-    doubt = play.reading.doubt if play.reading is not None else None
-    if doubt:
-        return [str(c) for c in doubt]
-    out = [card]
-    probs = np.asarray(play.probs, np.float64).ravel()[: len(DECK_52)]
-    if play.reading is not None and probs.size == len(DECK_52) and probs.max() > 0:
-        runner = next(str(DECK_52[k]) for k in np.argsort(-probs) if str(DECK_52[k]) != card)
-        out.append(runner)
-    return out
-
-
 def _keep_evidence(store: Store, meta: TableMeta, seq: int, play: Any, card: str) -> None:
-    """A play in doubt (:func:`_shown_in_doubt`): the cards to choose from, why, and its crop,
+    """A play in doubt (``PlayEvent.shown_in_doubt``): the cards to choose from, why, its crop,
     for a person to rule on (the table's page and the referee's show it until then)."""
     import cv2
 
     from service.evidence import EvidenceConflict, EvidenceStore
 
-    candidates = _candidates(play, card)
+    candidates = play.choices(card)
     ok, png = cv2.imencode(".png", play.crop) if play.crop.size > 3 else (False, None)
     with contextlib.suppress(EvidenceConflict):  # already kept (a frame retried)
         EvidenceStore(store.engine).add(

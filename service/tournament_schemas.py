@@ -125,18 +125,22 @@ PNG_BASE64 = (
 
 class PlayEvidenceIn(BaseModel):
     """What the camera saw of one play: the readings in doubt and the card's crop. A play in
-    doubt (``confirm``) names its two candidate cards."""
+    doubt (``confirm``) names the cards to choose between: the two in doubt, or the card
+    alone (a play the camera never saw, named by the deck)."""
 
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
             "if": {"properties": {"confirm": {"const": True}}, "required": ["confirm"]},
-            "then": {"properties": {"candidates": {"minItems": 2}}, "required": ["candidates"]},
+            "then": {"properties": {"candidates": {"minItems": 1}}, "required": ["candidates"]},
         },
     )
 
     candidates: list[CardCode] = Field(
-        default_factory=list, max_length=2, description="the two cards in doubt, best first"
+        default_factory=list,
+        max_length=2,
+        description="the cards to choose between, best first: the two in doubt, or the card"
+        " alone (a play never seen, named by the deck)",
     )
     confirm: StrictBool = Field(False, description="a person should confirm this play")
     reason: StrictStr = Field("", max_length=500)
@@ -149,6 +153,6 @@ class PlayEvidenceIn(BaseModel):
 
     @model_validator(mode="after")
     def _doubt_names_two_cards(self) -> PlayEvidenceIn:
-        if self.confirm and len(self.candidates) != 2:
-            raise ValueError("candidates: a play in doubt names the two cards in doubt")
+        if self.confirm and not self.candidates:
+            raise ValueError("candidates: a play in doubt names the cards to choose between")
         return self

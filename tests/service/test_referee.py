@@ -191,7 +191,10 @@ def test_a_referee_correction_is_an_event_and_the_state_is_the_replay(client: Te
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"confirm": True, "candidates": ["9C"]}, 422),  # a doubt names two cards
+        ({"confirm": True, "candidates": []}, 422),  # a doubt names the cards to choose from
+        ({"confirm": True}, 422),
+        ({"confirm": True, "candidates": ["9C", "9S", "9D"]}, 422),  # at most the two in doubt
+        ({"confirm": True, "candidates": ["9C"]}, 201),  # a play never seen, named by the deck
         ({"crop_png": base64.b64encode(b"GIF89a").decode()}, 422),  # not a PNG
         ({"crop_png": "%%%"}, 422),  # not base64
         ({"candidates": ["ZZ"]}, 422),  # not a card

@@ -94,3 +94,64 @@ def test_a_revision_that_frees_a_card_is_posted_before_the_play_read_as_it(
     state = _get(f"{server}/api/tables/{table['id']}")
     assert refused == [] and poster.waiting(log) == []
     assert state["hands"][0]["score"] == score_record(truth)["score"]
+
+
+def test_plays_marked_for_a_person_are_posted_with_their_doubt_and_crop(server: str) -> None:
+    """``trickcam watch --post`` tells the server what the camera doubted, as the camera page's
+    server does: trick 1's second card read in doubt (its two candidates), trick 2's lead
+    marked after it was posted (a later card read as the same), and trick 3's third never
+    seen and named by the deck once the hand is over. Each is listed awaiting confirmation
+    with its candidates, why, and its crop where the camera has one; the plays read sure are
+    not; a play a person corrected before it was posted asks nothing."""
+    import dataclasses
+
+    import numpy as np
+
+    from vision.read.decode import LABELS
+    from vision.track.handread import deduce_missed
+
+    spec, tricks, truth = simulated_hand(5)
+    table, poster, refused = _posting(server, spec)
+    log = HandLog(spec)
+    crop = np.full((24, 16, 3), 200, np.uint8)
+    other = tricks[0][1][1]
+    for number, trick in enumerate(tricks, start=1):
+        for pos, (seat, card) in enumerate(trick):
+            add_play(log, seat, None if (number, pos) == (3, 2) else card, number, leads=pos == 0)
+            play = log.plays[-1]
+            if not play.missed:  # (a missed play has nothing to show)
+                play.crop = crop
+            if (number, pos) == (1, 1):  # read in doubt between it and trick 1's lead
+                doubt = (card, tricks[0][0][1])
+                play.reading = dataclasses.replace(play.reading, confirm=True, doubt=doubt)
+            if (number, pos) == (2, 0):  # read sure, its runner-up the queen of its suit
+                lead = play
+                play.probs[LABELS.index(str(card))] = 0.97
+                runner = next(c for c in ("Q", "K") if c + str(card)[-1] != str(card))
+                play.probs[LABELS.index(runner + str(card)[-1])] = 0.02
+            if (number, pos) == (4, 3):  # trick 4's last card corrected by a person at once
+                play.reading = dataclasses.replace(play.reading, confirm=True, doubt=(card, other))
+                log.correct(len(log.plays) - 1, card, by="--correct")
+            poster.sync(log)
+        if number == 2:
+            lead.again_note = "play 9 reads as it too: one of the two is misread"
+    assert deduce_missed(log, 60.0)
+    poster.sync(log)
+    state = _get(f"{server}/api/tables/{table['id']}")
+    assert refused == [] and poster.waiting(log) == []
+    assert state["hands"][0]["score"] == score_record(truth)["score"]
+    awaiting = {(a["seat"], a["card"]): a for a in state["awaiting_confirmation"]}
+    doubted, marked, named = (tricks[0][1], tricks[1][0], tricks[2][2])
+    assert set(awaiting) == {(s, str(c)) for s, c in (doubted, marked, named)}
+    assert awaiting[(doubted[0], str(doubted[1]))]["candidates"] == [
+        str(doubted[1]),
+        str(tricks[0][0][1]),
+    ]
+    again = awaiting[(marked[0], str(marked[1]))]
+    assert "reads as it too" in again["reason"]
+    assert again["candidates"] == [str(marked[1]), runner + str(marked[1])[-1]]
+    deck = awaiting[(named[0], str(named[1]))]
+    assert deck["candidates"] == [str(named[1])] and deck["crop_url"] is None
+    assert "no other play shows" in deck["reason"]
+    crop_url = awaiting[(doubted[0], str(doubted[1]))]["crop_url"]
+    assert urllib.request.urlopen(f"{server}{crop_url}", timeout=10).read().startswith(b"\x89PNG")

@@ -83,6 +83,25 @@ class PlayEvent:
         )
 
     @property
+    def shown_in_doubt(self) -> bool:
+        """Marked for a person, with something to show for it (a server lists it awaiting
+        confirmation): read in doubt or marked for its seat, a card read twice, its pips or
+        its suit; or never seen and named by the deck (:attr:`deduced_note`). A missed play
+        nobody has named is not posted at all."""
+        return self.confirm and (not self.missed or bool(self.deduced_note))
+
+    def choices(self, card: str) -> list[str]:
+        """The cards a person chooses between for this play, recorded as ``card``: the two
+        in doubt; for a play marked otherwise, ``card`` and the next likeliest card the camera
+        read (``card`` alone where it read none: a play named by the deck)."""
+        if self.reading is not None and self.reading.doubt is not None:
+            return [str(c) for c in self.reading.doubt]
+        if self.reading is None or float(np.max(self.probs)) <= 0:
+            return [card]
+        cards = [name for name, _ in _top(self.probs, 6) if name != card and name in _CARD_NAMES]
+        return [card, *cards[:1]]
+
+    @property
     def reason(self) -> str:
         own = "" if self.reading is None else self.reading.reason
         notes = (
@@ -164,6 +183,9 @@ class WatchEvent:
     trick: TrickDone | None = None
     text: str = ""
     missed: PlayEvent | None = None
+
+
+_CARD_NAMES = frozenset(LABELS[:52])
 
 
 def _top(probs: np.ndarray, k: int) -> list[tuple[str, float]]:
