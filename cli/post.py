@@ -68,7 +68,7 @@ class Poster:
 
         import cv2
 
-        corrected = {c.index for c in log.corrections if c.by and not c.by.startswith("camera")}
+        corrected = log.settled()
         for i, seq in list(self.seq_of_play.items()):
             play = log.plays[i]
             if i in self.evidenced or i in corrected or not play.shown_in_doubt:

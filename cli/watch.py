@@ -172,6 +172,20 @@ def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> 
     return f"{ev.t:7.1f}s  {ev.text}"
 
 
+def confirm_lines(log: Any) -> list[str]:
+    """What a person should look at on the table once the hand is watched: one line per play
+    marked CONFIRM that nobody has settled, with why and how to correct it (the live lines
+    scroll away; a missed play nobody named is in the 'not scored' warning instead)."""
+    cards = log.cards()
+    settled = log.settled()
+    return [
+        f"  play {p.index + 1} (seat {p.seat}, trick {p.trick}) {cards[p.index][1]}: "
+        f"{p.reason or 'read in doubt'} (if wrong: --correct {p.index}=CARD)"
+        for p in log.plays
+        if p.confirm and p.index not in settled and cards[p.index][1] is not None
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.read.classify import ModelError
     from vision.sources import SourceError, open_source
@@ -464,6 +478,11 @@ def loop(args: argparse.Namespace, spec: GameSpec, watcher: Watcher, source: Any
     say(
         f"record written to {written} ({len(watcher.log.plays)} plays, {len(record['watch']['to_confirm'])} to confirm)"
     )  # type: ignore[index]
+    lines = confirm_lines(watcher.log)
+    if lines:
+        say("look at these cards on the table:")
+        for line in lines:
+            say(line)
     if poster is not None and poster.waiting(watcher.log):
         held = poster.waiting(watcher.log)
         _warn(

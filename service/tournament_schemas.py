@@ -152,7 +152,7 @@ class PlayEvidenceIn(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _doubt_names_two_cards(self) -> PlayEvidenceIn:
+    def _doubt_names_its_cards(self) -> PlayEvidenceIn:
         if self.confirm and not self.candidates:
             raise ValueError("candidates: a play in doubt names the cards to choose between")
         return self

@@ -193,3 +193,42 @@ def test_a_source_that_turns_unreadable_midway_keeps_what_was_seen(
     record = json.loads(out.read_text())
     assert record["watch"]["stopped"].startswith("source failed: a frame of 1x1 pixels")
     assert record["watch"]["frames"] == 3
+
+
+def test_the_plays_to_confirm_are_listed_once_the_hand_is_watched() -> None:
+    """``trickcam watch``'s closing list: each play marked CONFIRM that nobody has settled,
+    with why and how to correct it; not a play a person corrected (settled), nor one read
+    sure, nor a missed play nobody named (the 'not scored' warning names those); the deck's
+    naming of a play never seen is listed."""
+    import dataclasses
+
+    from handlog_helpers import add_play, simulated_hand
+
+    from cli.watch import confirm_lines
+    from vision.track.handlog import HandLog
+    from vision.track.handread import deduce_missed
+
+    spec, tricks, _ = simulated_hand(7)
+    log = HandLog(spec)
+    for number, trick in enumerate(tricks, start=1):
+        for pos, (seat, card) in enumerate(trick):
+            add_play(log, seat, None if (number, pos) == (5, 1) else card, number, leads=pos == 0)
+    doubted, corrected = log.plays[2], log.plays[9]
+    for play in (doubted, corrected):
+        other = tricks[0][0][1]
+        play.reading = dataclasses.replace(play.reading, confirm=True, doubt=(play.card, other))
+        play.reading = dataclasses.replace(
+            play.reading, reason=f"{play.card} and {other} are close"
+        )
+    log.correct(9, corrected.card, by="--correct")
+    assert confirm_lines(log) == [
+        f"  play 3 (seat {doubted.seat}, trick 1) {doubted.card}: {doubted.card} and "
+        f"{tricks[0][0][1]} are close (if wrong: --correct 2=CARD)"
+    ]  # the missed play 18 is not listed: nobody named it
+    assert deduce_missed(log, 60.0)
+    assert [line.split(":")[0] for line in confirm_lines(log)] == [
+        f"  play 3 (seat {doubted.seat}, trick 1) {doubted.card}",
+        f"  play 18 (seat {tricks[4][1][0]}, trick 5) {tricks[4][1][1]}",
+    ]
+    assert "no other play shows" in confirm_lines(log)[1]
+    assert confirm_lines(log)[1].endswith("(if wrong: --correct 17=CARD)")

@@ -240,6 +240,11 @@ class HandLog:
         """Plays (0-based) the camera never saw whose card nobody has named yet."""
         return [i for i, (_, c) in enumerate(self.cards()) if c is None]
 
+    def settled(self) -> set[int]:
+        """Plays (0-based) a person has named since the camera read them (a correction not
+        the camera's own): nothing is left to ask about them."""
+        return {c.index for c in self.corrections if c.by and not c.by.startswith("camera")}
+
     def _grouped(self) -> list[list[int]]:
         """Play indices per trick (by number), each trick clockwise from its leader: the
         missed play inferred to lead, else the seat whose turn it was to lead (the first
