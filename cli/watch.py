@@ -149,7 +149,7 @@ def describe(ev: WatchEvent, spec: GameSpec, score: list[int] | None = None) -> 
         if p.confirm:
             doubt = p.reading.doubt
             pair = f" ({doubt[0]} or {doubt[1]}?)" if doubt else ""
-            line += f"  CONFIRM{pair}: {'; '.join(r for r in (p.reading.reason, p.seat_note) if r)}"
+            line += f"  CONFIRM{pair}: {p.reason}"
             line += f" (if wrong: --correct {p.index}=CARD)"
         return line
     if ev.trick is not None and ev.kind == "trick":

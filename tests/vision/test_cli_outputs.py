@@ -232,3 +232,25 @@ def test_the_plays_to_confirm_are_listed_once_the_hand_is_watched() -> None:
     ]
     assert "no other play shows" in confirm_lines(log)[1]
     assert confirm_lines(log)[1].endswith("(if wrong: --correct 17=CARD)")
+
+
+def test_a_live_confirm_line_says_why_whatever_marked_the_play() -> None:
+    """The live line of a play marked for its suit (its face leans to another suit than its
+    index's), read surely otherwise, says why; it printed "CONFIRM: " and nothing (only the
+    reading's own reason and the seat's were written)."""
+    from handlog_helpers import add_play, simulated_hand
+
+    from cli.watch import describe
+    from vision.track.handlog import HandLog, WatchEvent
+
+    spec, tricks, _ = simulated_hand(3)
+    log = HandLog(spec)
+    seat, card = tricks[0][0]
+    add_play(log, seat, card, 1, leads=True)
+    play = log.plays[0]
+    play.suit_note = "its index reads KC but its face looks more like a spade"
+    line = describe(WatchEvent("play", 4.0, play=play), spec)
+    assert line.endswith(
+        "CONFIRM: its index reads KC but its face looks more like a spade"
+        " (if wrong: --correct 0=CARD)"
+    )
