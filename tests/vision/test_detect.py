@@ -521,24 +521,3 @@ def test_depth_inside_a_card_outline_is_the_distance_to_its_border(
     inside = ref > 1e-6
     assert np.allclose(depth[inside], ref[inside], atol=1e-3)
     assert (depth[ref < -1e-6] < 0).all()
-
-
-@pytest.mark.parametrize("angle", [0.0, 17.0, 63.0])
-@pytest.mark.parametrize("clockwise", [True, False])
-def test_a_quad_pushed_out_moves_each_side_out_by_the_distance(
-    angle: float, clockwise: bool
-) -> None:
-    """``candidates._pushed``: each side moved outward by ``grow`` along its normal (as
-    refine_quad pushes a region inset by the edge band), whichever way round the corners
-    run: a w x h rectangle becomes (w + 2g) x (h + 2g), about the same centre."""
-    from vision.detect.candidates import _pushed
-
-    box = cv2.boxPoints(((120.0, 90.0), (40.0, 58.0), angle)).astype(np.float32)
-    quad = box if clockwise else box[::-1].copy()
-    out, area = _pushed(quad, 1.5)
-    sides = np.hypot(*(np.roll(out, -1, axis=0) - out).T)
-    assert sorted(np.round(sides, 3).tolist()) == [43.0, 43.0, 61.0, 61.0]
-    assert area == pytest.approx(43.0 * 61.0, rel=1e-4)
-    assert np.allclose(out.mean(axis=0), (120.0, 90.0), atol=1e-3)
-    # each corner moved out along its diagonal, not in
-    assert (np.hypot(*(out - (120.0, 90.0)).T) > np.hypot(*(quad - (120.0, 90.0)).T)).all()

@@ -20,7 +20,6 @@ import numpy as np
 from vision.detect.edges import frame_to_card, snap_quad
 from vision.detect.quads import (
     approx_quad,
-    intersect_lines,
     quad_area,
     quad_shape,
     reach_outside,
@@ -266,30 +265,6 @@ def _candidate(
     )
 
 
-def _pushed(quad: np.ndarray, grow: float) -> tuple[np.ndarray, float]:
-    """(``quad`` with each side moved outward by ``grow`` pixels, its area), as
-    :func:`vision.detect.quads.refine_quad` pushes the lines it fits to a region inset by
-    the edge band; ``quad`` itself where it is degenerate."""
-    p = quad.tolist()
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p
-    turn = x0 * y1 - x1 * y0 + x1 * y2 - x2 * y1 + x2 * y3 - x3 * y2 + x3 * y0 - x0 * y3
-    sign = 1.0 if turn > 0 else -1.0  # outward normals for either way round
-    points, dirs = [], []
-    for i in range(4):
-        (ax, ay), (bx, by) = p[i], p[(i + 1) % 4]
-        dx, dy = bx - ax, by - ay
-        length = math.hypot(dx, dy)
-        if length < 1e-6:
-            return quad, quad_area(quad)
-        nx, ny = sign * dy / length, -sign * dx / length
-        points.append((ax + grow * nx, ay + grow * ny))
-        dirs.append((dx, dy))
-    out = intersect_lines(points, dirs)
-    if out is None:
-        return quad, quad_area(quad)
-    return out, quad_area(out)
-
-
 def _shortest(min_area: float) -> int:
     """Fewest outline points of a region of ``min_area`` (0.7 of it: the rough fit's slack):
     an outline of n pixels encloses at most n^2 / (4 pi)."""
@@ -341,12 +316,8 @@ def candidates_from_mask(
         quad = approx_quad(contour, hull)
         if quad is None:
             continue
-        if _is_done(quad, quad_area(quad), done) or (
-            grow_k > 0 and done and _is_done(*_pushed(quad, grow_k), done)
-        ):
-            # an earlier mask's card (the rough quad of a mask inset by the edge band is that
-            # card once pushed out as refine_quad will push it): no fit, no second guess
-            continue
+        if _is_done(quad, quad_area(quad), done):
+            continue  # an earlier mask's card: no second guess at its outline either
         args = (work, contour, region, grow_k, min_area, max_area, seen, done, penalty)
         cand = _candidate(quad, *args, checked=True)
         if cand is None and region > CUT_CORNER * quad_area(quad):
