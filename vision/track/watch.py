@@ -125,10 +125,7 @@ gathered), however its outline and look differ from the play's: that play's outl
 been odd (fresh seed 10494 hands Klaberjass, 10 fps: trick 6's 7H, played with an outline
 twice as long as wide, found 0.2 s after a hand over the trick had it judged gathered with its
 normal outline, was taken for seat 1's lead of trick 7; its own play was "revised" to 9H and
-every later play shifted). Not a play marked in doubt, unless it looks as it did: its name is
-the doubt (fresh seed 10598 hands Klaberjass, 30 fps: trick 3's KS read KC, marked; 1.3 s
-after the trick was gathered its seat led the real KC to the same spot, taken for the KC back
-in view, and every later trick shifted)."""
+every later play shifted)."""
 
 COVER_GRID, COVER_DIFF, COVER_SHARE = 24, 45.0, 0.35
 """The play area is *covered* when at least COVER_SHARE of a COVER_GRID x COVER_GRID copy
@@ -1255,7 +1252,6 @@ class Watcher:
                     and card == now
                     and probs[best] >= 0.9
                     and self._near(tr, where_it_lay)
-                    and (looks_same or not play.confirm)
                 )
                 if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
