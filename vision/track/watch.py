@@ -125,7 +125,12 @@ gathered), however its outline and look differ from the play's: that play's outl
 been odd (fresh seed 10494 hands Klaberjass, 10 fps: trick 6's 7H, played with an outline
 twice as long as wide, found 0.2 s after a hand over the trick had it judged gathered with its
 normal outline, was taken for seat 1's lead of trick 7; its own play was "revised" to 9H and
-every later play shifted)."""
+every later play shifted). A play marked in doubt that does not look as it did comes back so
+only with its trick: another of the trick's cards found again where it lay. Its name is the
+doubt, and its seat may lead that very card next (fresh seed 10598 hands Klaberjass, 30 fps:
+trick 3's KS read KC, marked; 1.3 s after the trick was gathered its seat led the real KC to
+the same spot, nothing else of trick 3 in view, taken for the KC back in view, and every later
+trick shifted; in 10494 the 7H was marked too, and the trick's JD was found again with it)."""
 
 COVER_GRID, COVER_DIFF, COVER_SHARE = 24, 45.0, 0.35
 """The play area is *covered* when at least COVER_SHARE of a COVER_GRID x COVER_GRID copy
@@ -1252,6 +1257,7 @@ class Watcher:
                     and card == now
                     and probs[best] >= 0.9
                     and self._near(tr, where_it_lay)
+                    and (looks_same or not play.confirm or self._trick_back(play, tr))
                 )
                 if (moved(play.quad, tr.quad) or not looks_same) and not back:
                     continue
@@ -1470,6 +1476,17 @@ class Watcher:
                 old.status = "gone"
         self.play_of_track[tr.id] = play.index
         play.track_id = tr.id
+
+    def _trick_back(self, play: PlayEvent, tr: Track) -> bool:
+        """Is another card of ``play``'s trick found again where it lay (a card followed
+        there now, not ``tr``)? Then the trick was covered, not gathered."""
+        for other in self.log.plays:
+            if other.trick != play.trick or other.index == play.index or other.quad is None:
+                continue
+            where = np.asarray(other.quad, np.float64).reshape(4, 2).mean(axis=0)
+            if any(o.id != tr.id and self._near(o, where) for o in self.tracker.live()):
+                return True
+        return False
 
     @staticmethod
     def _away(tr: Track, play: PlayEvent) -> float:
