@@ -365,6 +365,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # second clear look could say so: the trick left with no play from its seat, missed
         # (23/24); now that clear reading names the missing play, marked
         ("oblique", "clabber", 10550, 10),
+        # trick 5's lead QC never seen (an arm over it), its other three cards gathered; 2.5 s
+        # later seat 2 led AH where its AC (read AC 0.54 / AS 0.46) had lain: taken for the AC
+        # carried on by the hand that laid it, seat 3's lead to trick 6 for its card to trick
+        # 5 (unmarked) and trick 6 closed two plays short (20/24)
+        ("full", "clabber", 10598, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

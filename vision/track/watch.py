@@ -1402,10 +1402,35 @@ class Watcher:
             just_left = tr.first_seen - self._found_last(play.track_id) <= CARRIED_S
             return away < CARRIED_FAR and just_left and play.trick == len(done) + 1
         if play.trick == len(done) + 1:
-            return True
+            # ... unless the trick's other cards had all left the table before it came: the
+            # trick was gathered short (a card of it never seen), this card the next lead
+            return not self._left_before(play, tr)
         if play.trick != len(done) or tr.first_seen - play.t > CARRIED_AFTER_S:
             return False  # lying there long: the next lead, laid where this seat lays its cards
         return self._lies_still(play, tr, anywhere=True)
+
+    def _left_before(self, play: PlayEvent, tr: Track) -> bool:
+        """Had ``play``'s trick's other cards (one at least) all left the table
+        :data:`TRICK_GONE_S` before ``tr`` came, none of them found again where it lay? A hand
+        carries on only the card it laid; a gathering arm takes the whole trick (fresh seed
+        10598 full Clabber, 30 fps: trick 5's lead QC never seen, its other three cards
+        gathered; 2.5 s later seat 2 led AH where its AC, read AC 0.54 / AS 0.46, had lain:
+        taken for the AC carried on, and seat 3's lead to trick 6 for its card to trick 5,
+        unmarked)."""
+        others = [
+            p
+            for p in self.log.plays
+            if p.trick == play.trick and p.index != play.index and not p.missed
+        ]
+        ids = {p.track_id for p in others}
+        live = [x for x in self.tracker.live() if x.id != tr.id]
+        if not others or -1 in ids or ids & {x.id for x in live}:
+            return False
+        # a card lying where one of them lay: that card back in view, not yet re-linked
+        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in others]
+        if any(self._near(x, place) for x in live for place in places):
+            return False
+        return all(self.last_seen.get(i, -math.inf) < tr.first_seen - TRICK_GONE_S for i in ids)
 
     def _plainly_carried(
         self, play: PlayEvent, tr: Track, probs: np.ndarray | None, done: int
