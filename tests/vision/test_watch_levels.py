@@ -527,7 +527,10 @@ def test_a_card_found_again_under_an_arm_is_not_a_second_card_from_its_seat(
         assert seen[place]["card"] == card or seen[place]["confirm"], (place, seen[place])
 
 
-def test_a_card_like_a_marked_play_laid_where_it_lay_is_a_new_play(tmp_path: Path) -> None:
+@pytest.mark.parametrize("level", ["hands", "full"])
+def test_a_card_like_a_marked_play_laid_where_it_lay_is_a_new_play(
+    tmp_path: Path, level: str
+) -> None:
     """Fresh seed 10598's hands Klaberjass (plastic, 30 fps): trick 3's KS read KC, marked (its
     face leans to spades); 1.3 s after the trick was gathered seat 0 led the real KC to the
     same spot, read KC plainly, and it was taken for trick 3's card back in view ("trick 3 is
@@ -536,11 +539,16 @@ def test_a_card_like_a_marked_play_laid_where_it_lay_is_a_new_play(tmp_path: Pat
     view only with its trick (``BACK_AFTER_GATHER_S``; trick 3's 8S was gone): the KC is
     trick 4's lead, every play on its trick and seat, and a wrong card only where marked (the
     two kings, alike on this design). Fresh seed 10494's hand (above), whose marked 7H came
-    back with its trick, keeps the rule's other side."""
+    back with its trick, keeps the rule's other side.
+
+    Its full Klaberjass: trick 8's QS read QS 0.99 / 9S 0.003 from its one clear look (marked
+    for that); its seat's 9S led to trick 9 where the QS had lain was taken for the QS seen
+    better ("the hand read together": QS revised to 9S) and trick 9's 9S inferred missed. A
+    play marked only for where or how it was seen has no card it was "nearly" read as."""
     from vision.render.tablevideo import render_hand
 
-    video = tmp_path / "hands_klaberjass.mp4"
-    truth = render_hand("klaberjass", 10598, video, (1280, 720), 30, heldout=True, realism="hands")
+    video = tmp_path / f"{level}_klaberjass.mp4"
+    truth = render_hand("klaberjass", 10598, video, (1280, 720), 30, heldout=True, realism=level)
     table = _calibrate(video, truth, tmp_path / "table.json")
     out = tmp_path / "seen.json"
     assert cmd_watch.main([*watch_argv(truth, video, out), "--table", str(table), "--quiet"]) == 0

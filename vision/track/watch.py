@@ -1356,9 +1356,13 @@ class Watcher:
     @staticmethod
     def _nearly(play: PlayEvent) -> Card | None:
         """The card ``play``, marked for a person, was nearly read as (its reading's
-        runner-up), or None: a play read surely has no such card."""
+        runner-up), or None: a play read surely has no such card, nor one marked only for
+        where or how it was seen (``seat_note``: fresh seed 10598 full Klaberjass, 30 fps:
+        trick 8's QS, read QS 0.99 / 9S 0.003 from its one clear look, marked for that; its
+        seat's 9S led to the next trick where it had lain was taken for the QS seen better,
+        the QS revised to 9S and the 9S's own play inferred missed)."""
         r = play.reading
-        if r is None or not play.confirm:
+        if r is None or not (r.confirm or play.again_note or play.pips_note or play.suit_note):
             return None
         return r.runner_up
 
