@@ -1434,7 +1434,9 @@ class Watcher:
         places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in others]
         if any(self._near(x, place) for x in live for place in places):
             return False
-        return all(self.last_seen.get(i, -math.inf) < tr.first_seen - TRICK_GONE_S for i in ids)
+        # each seen leaving (a card whose leaving was never seen is not known to have left)
+        gone = tr.first_seen - TRICK_GONE_S
+        return all(i in self.last_seen and self.last_seen[i] < gone for i in ids)
 
     def _plainly_carried(
         self, play: PlayEvent, tr: Track, probs: np.ndarray | None, done: int
