@@ -1427,13 +1427,11 @@ class Watcher:
             if p.trick == play.trick and p.index != play.index and not p.missed
         ]
         ids = {p.track_id for p in others}
-        live = [x for x in self.tracker.live() if x.id != tr.id]
-        if not others or -1 in ids or ids & {x.id for x in live}:
+        live = {x.id for x in self.tracker.live() if x.id != tr.id}
+        if not others or -1 in ids or ids & live:
             return False
-        # a card lying where one of them lay: that card back in view, not yet re-linked
-        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in others]
-        if any(self._near(x, place) for x in live for place in places):
-            return False
+        if self._found_where_lay(others, but=tr.id):
+            return False  # that card back in view, not yet re-linked
         # each seen leaving (a card whose leaving was never seen is not known to have left)
         gone = tr.first_seen - TRICK_GONE_S
         return all(i in self.last_seen and self.last_seen[i] < gone for i in ids)
@@ -1511,13 +1509,21 @@ class Watcher:
     def _trick_back(self, play: PlayEvent, tr: Track) -> bool:
         """Is another card of ``play``'s trick found again where it lay (a card followed
         there now, not ``tr``)? Then the trick was covered, not gathered."""
-        for other in self.log.plays:
-            if other.trick != play.trick or other.index == play.index or other.quad is None:
-                continue
-            where = np.asarray(other.quad, np.float64).reshape(4, 2).mean(axis=0)
-            if any(o.id != tr.id and self._near(o, where) for o in self.tracker.live()):
-                return True
-        return False
+        others = [p for p in self.log.plays if p.trick == play.trick and p.index != play.index]
+        return self._found_where_lay(others, but=tr.id)
+
+    def _found_where_lay(self, plays: list[PlayEvent], but: int | None = None) -> bool:
+        """Is a card followed now (not track ``but``) lying where one of ``plays``' cards
+        lay (a play never seen lay nowhere)? A hand or an arm hid it for a while; it is that
+        card back in view, not yet re-linked to its play."""
+        places = [
+            np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0)
+            for p in plays
+            if not p.missed and p.quad is not None
+        ]
+        return any(
+            self._near(x, place) for x in self.tracker.live() if x.id != but for place in places
+        )
 
     @staticmethod
     def _away(tr: Track, play: PlayEvent) -> float:
@@ -1603,8 +1609,7 @@ class Watcher:
             return False
         # a card lying where one of the trick's cards lay: that card back in view after a hand
         # covered the table (a gathering arm hides every card at once), not yet re-linked
-        places = [np.asarray(p.quad, np.float64).reshape(4, 2).mean(axis=0) for p in plays]
-        if any(self._near(tr, place) for tr in live for place in places):
+        if self._found_where_lay(plays):
             return False
         return all(self.last_seen.get(i, -math.inf) < before - TRICK_GONE_S for i in ids)
 
