@@ -370,6 +370,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # carried on by the hand that laid it, seat 3's lead to trick 6 for its card to trick
         # 5 (unmarked) and trick 6 closed two plays short (20/24)
         ("full", "clabber", 10598, 30),
+        # trick 3's KH (bellot, a framed court 45 px wide in the table view, on pale blue
+        # cloth) outlined across its middle: one side on its picture frame, the others on its
+        # border, read as no card; the trick was gathered with seat 2's play missed (11/12)
+        ("oblique", "clag", 10599, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
