@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from rules.cards import DECK_52, Rank, Suit
+from vision.files import save_npz
 from vision.render.kdedecks import KDE_DIR, KDE_PREFIX, KDE_USED, kde_deck_path, render_kde_cards
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
@@ -172,8 +173,5 @@ def load_deck(
         with np.load(cache) as data:
             return {key: data[key] for key in data.files}
     cards = render_deck(deck, card_h)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **cards)
-    tmp.replace(cache)
+    save_npz(cache, cards, compressed=True)
     return cards

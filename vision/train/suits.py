@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.detect.preprocess import LABELS
+from vision.files import save_npz
 from vision.read.suits import SUIT_H, SUIT_PREPROCESSING, SUIT_W, SUITS, suit_input
 from vision.render.decks import list_decks, load_deck
 from vision.render.fontcards import font_card
@@ -115,10 +116,7 @@ def _views(config: SuitTrainConfig, held: bool, progress: bool) -> dict[str, np.
         with np.load(path) as data:
             return {"x": data["x"], "y": data["y"]}
     views = render_views(count, seed, held, config.workers, progress, config.p_fontcard)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, **views)
-    tmp.replace(path)
+    save_npz(path, views)
     return views
 
 
