@@ -374,6 +374,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # cloth) outlined across its middle: one side on its picture frame, the others on its
         # border, read as no card; the trick was gathered with seat 2's play missed (11/12)
         ("oblique", "clag", 10599, 10),
+        # trick 1's 2D (64 x 42 px in the table view) found, the look after a bump, as two
+        # halves cut by the soft edge of a highlight across it, followed as two new cards and
+        # never still long enough before the trick was gathered: its play missed (11/12)
+        ("full", "clag", 10611, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
