@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.detect.corners import CornerDetector  # noqa: E402
 from vision.detect.find import detect  # noqa: E402
+from vision.detect.quads import PHOTO_TAPER  # noqa: E402
 from vision.read.classify import PARTIAL_THRESHOLD, CardClassifier  # noqa: E402
 from vision.read.recognize import read_frame  # noqa: E402
 from vision.render.decks import list_decks, load_deck  # noqa: E402
@@ -77,6 +78,13 @@ def main() -> int:
         "(models/covered.onnx when it is there)",
     )
     ap.add_argument(
+        "--taper",
+        type=float,
+        default=PHOTO_TAPER,
+        help="most one side of an outline may exceed its opposite (default "
+        f"{PHOTO_TAPER}, a photograph's, as trickcam recognize; 1.6 for video frames)",
+    )
+    ap.add_argument(
         "--corner-model",
         default=None,
         help="index-corner detector to run (default models/corners.onnx)",
@@ -102,7 +110,9 @@ def main() -> int:
     for i in range(args.scenes):
         rng = np.random.default_rng((args.seed, i))
         layout = render_layout(rng, source, w, h, (0.04 * w, 0.12 * w))
-        found, readings = read_frame(detect(layout.image, corner_detector=corners), classifier)
+        found, readings = read_frame(
+            detect(layout.image, corner_detector=corners, taper=args.taper), classifier
+        )
         for k in range(len(found)):
             best = readings.best[k]
             if best in ("none", "back"):
@@ -116,7 +126,8 @@ def main() -> int:
         if (i + 1) % 50 == 0:
             print(f"  {i + 1} scenes, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     print(
-        f"scenes={args.scenes} seed={args.seed} size={w}x{h} designs={','.join(d.name for d in decks)}"
+        f"scenes={args.scenes} seed={args.seed} size={w}x{h} taper={args.taper} "
+        f"designs={','.join(d.name for d in decks)}"
     )
     print(f"whole cards named (classifier threshold): right={whole[0]} wrong={whole[1]}")
     print(f"one-corner readings: {len(single)} (shipped threshold {PARTIAL_THRESHOLD})")

@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from vision.detect.corners import MODEL_PATH as CORNER_MODEL  # noqa: E402
 from vision.detect.corners import CornerDetector  # noqa: E402
 from vision.detect.find import Detections, detect  # noqa: E402
+from vision.detect.quads import PHOTO_TAPER  # noqa: E402
 from vision.draw.annotate import annotate  # noqa: E402
 from vision.read.classify import (  # noqa: E402
     MODEL_PATH,
@@ -84,7 +85,7 @@ def _detect_read(
     """Detection (unless given) and readings of one photo, computed once (a --sweep reuses
     them), with the readings re-thresholded at the classifier's current threshold."""
     if key not in _CACHE:
-        det = detect(image, corner_detector=CORNERS[0]) if det is None else det
+        det = detect(image, corner_detector=CORNERS[0], taper=PHOTO_TAPER) if det is None else det
         _CACHE[key] = read_frame(det, clf) if clf is not None else (det, None)
     det, readings = _CACHE[key]
     if clf is not None and readings is not None:

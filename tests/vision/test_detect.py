@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tests.ci import need
 from vision.detect.find import Detections, detect
 from vision.detect.preprocess import CARD_H, CARD_W, order_quad
+from vision.detect.quads import PHOTO_TAPER
 from vision.render.scene import TABLES, card_quad, paste_card, plain_card, table_texture
 
 REALCARDS = Path(__file__).parents[2] / ".." / "shared" / "realcards"
@@ -37,6 +38,34 @@ def _scene(table: str, quads: list[np.ndarray], seed: int = 0) -> np.ndarray:
     for i, q in enumerate(quads):
         paste_card(frame, plain_card("AKQJ1098"[i % 8], "SHDC"[i % 4]), q)
     return frame
+
+
+def test_a_card_seen_low_and_close_is_found_in_a_photograph() -> None:
+    """A card seen nearly edge-on from close by: its far side 1.8 times shorter than its
+    near side. A camera on a stand never sees a card so (the video taper, 1.6, refuses it);
+    a photograph may (PHOTO_TAPER): found there, and only there."""
+    quad = np.array([[510, 280], [770, 280], [874, 450], [406, 450]], np.float32)
+    frame = _scene("wood", [quad])
+    assert _match(detect(frame), [quad], 8) == 0
+    photo = detect(frame, taper=PHOTO_TAPER)
+    assert len(photo) == 1
+    assert _corner_error(photo.quads[0], quad) < 8
+
+
+@pytest.mark.realcards
+def test_a_photograph_keeps_every_outline_the_video_taper_finds() -> None:
+    """The photograph's steeper taper only adds outlines where the video taper found none:
+    allowed everywhere, it fits steep quads across overlapping cards before the cards
+    themselves (mabrkr's solitaire photo Joe4: 14 outlines became 10)."""
+    _need_realcards()
+    for name in ("mabrkr/Joe4.jpg", "guillex7/q5.jpg", "notanumber11/test16.jpg"):
+        image = cv2.imread(str(REALCARDS / "scenes" / name))
+        assert image is not None, name
+        video = detect(image).quads
+        photo = detect(image, taper=PHOTO_TAPER).quads
+        assert len(video) > 0, name
+        kept = sum(any(_corner_error(p, q) < 1 for p in photo) for q in video)
+        assert kept == len(video), (name, kept, len(video))
 
 
 @pytest.mark.parametrize("table", TABLES)

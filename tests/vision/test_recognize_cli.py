@@ -175,6 +175,21 @@ def test_one_deck_names_fanned_cards_the_others_rule_out() -> None:
     assert len(named["1"]) >= len(named["2"]) + 4, (len(named["1"]), len(named["2"]))
 
 
+@needs_model
+@pytest.mark.realcards
+def test_a_card_photographed_low_and_close_is_read() -> None:
+    """guillex7's 7C on a glossy desk, the phone held low and close: its far side is 1.7
+    times shorter than its near side, too steep for a camera on a stand (the video taper,
+    1.6), and nothing was named. A photograph allows a steeper taper where nothing else was
+    found (vision.detect.quads.PHOTO_TAPER): the 7C is named, and nothing else."""
+    photo = REALCARDS / "scenes" / "guillex7" / "q16.jpg"
+    need(photo.is_file(), f"the real photograph {photo.resolve()}")
+    done = _recognize("--json", str(photo))
+    assert done.returncode == 0, done.stderr
+    cards = json.loads(done.stdout)[0]["cards"]
+    assert [c["card"] for c in cards if c["card"]] == ["7C"]
+
+
 def test_decks_must_be_one_or_two(tmp_path: Path) -> None:
     done = _recognize("--decks", "3", str(tmp_path / "x.jpg"))
     assert done.returncode == 2

@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.detect.edges import frame_to_card, snap_quad
 from vision.detect.quads import (
+    TAPER,
     approx_quad,
     quad_area,
     quad_shape,
@@ -141,6 +142,7 @@ class Work:
     holes: list[np.ndarray] = field(default_factory=list)  # the flat mask's large holes
     blobs: list[np.ndarray] = field(default_factory=list)  # the bright mask's outlines
     table: list[np.ndarray] = field(default_factory=list)  # the flat mask's largest region
+    taper: float = TAPER  # the most a side may exceed its opposite (quads.quad_shape)
 
 
 def card_from(
@@ -154,14 +156,14 @@ def card_from(
     if support.min() < FRAME_SUSPECT:
         # not on a border all round: perhaps a court card's picture frame
         card = frame_to_card(work.edges, quad, work.paper, FRAME_REACH * size)
-        if card is not None and quad_shape(card)[1]:
+        if card is not None and quad_shape(card, work.taper)[1]:
             outer, outer_support = snap_quad(work.edges, card, SNAP_REACH * size, work.paper)
             if outer_support.mean() > support.mean():
                 snapped, support = outer, outer_support
     area = quad_area(snapped)
     if area < min_area or area > max_area:
         return None
-    aspect, ok = quad_shape(snapped)
+    aspect, ok = quad_shape(snapped, work.taper)
     if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         return None
     return snapped, aspect, support
@@ -235,7 +237,7 @@ def _candidate(
     if rough < 0.8 * min_area or region < 0.8 * MIN_FILL * rough:
         return None
     key = _rough_key(quad, grow_k)
-    if not quad_shape(quad)[1] or _seen(key, seen):
+    if not quad_shape(quad, work.taper)[1] or _seen(key, seen):
         return None
     if not checked and _is_done(quad, rough, done):
         return None  # an earlier mask's card, already snapped onto its border
@@ -245,7 +247,7 @@ def _candidate(
         return None
     if _is_done(quad, area, done):
         return None
-    aspect, ok = quad_shape(quad)
+    aspect, ok = quad_shape(quad, work.taper)
     if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
         return None
     grown_region = region + grow_k * cv2.arcLength(contour, True)
@@ -332,7 +334,7 @@ def candidates_from_mask(
         cand = _candidate(quad, *args, checked=True)
         if cand is None and region > CUT_CORNER * quad_area(quad):
             # the region reaches well outside its quad: perhaps a card with a corner cut off
-            restored = restored_quad(contour, hull)
+            restored = restored_quad(contour, hull, work.taper)
             if restored is not None:
                 cand = _candidate(restored, *args)
         if cand is None and penalty > 0:
@@ -346,8 +348,9 @@ def candidates_from_mask(
     return found
 
 
-def make_work(small: np.ndarray) -> Work:
-    """The masks candidates are taken from (see the module docstring) and the edge image."""
+def make_work(small: np.ndarray, taper: float = TAPER) -> Work:
+    """The masks candidates are taken from (see the module docstring) and the edge image;
+    ``taper``: see :func:`vision.detect.quads.quad_shape`."""
     b, g, r = cv2.split(small)
     minc = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (5, 5), 0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
@@ -367,7 +370,7 @@ def make_work(small: np.ndarray) -> Work:
         (cut, 1.5, cv2.RETR_EXTERNAL),
         (flat, 1.5, cv2.RETR_CCOMP),
     ]
-    return Work(masks, minc, float(paper))
+    return Work(masks, minc, float(paper), taper=taper)
 
 
 def _grown(cands: list[Candidate]) -> list[np.ndarray]:

@@ -67,7 +67,11 @@ from vision.detect.corners import (
 )
 from vision.detect.fans import corner_index, hidden_card_quads
 from vision.detect.preprocess import CARD_H, CARD_W, order_quad, warp_quad
-from vision.detect.quads import beyond_side, quad_area, quad_shape, quad_sides
+from vision.detect.quads import TAPER, beyond_side, quad_area, quad_shape, quad_sides
+
+OVERLAP_NONE = 0.02
+"""An outline found only with a photograph's steeper taper (:func:`_steeper`) is kept only
+where it overlaps no outline found with the video taper by more than this share of it."""
 
 WORK_LONG_SIDE = 640
 """Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
@@ -383,10 +387,12 @@ def _downscale(image: np.ndarray, scale: float) -> np.ndarray:
 def find_quads(
     frame_bgr: np.ndarray,
     known: Sequence[np.ndarray] = (),
+    taper: float = TAPER,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
     """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial, and
     the guessed outlines of cards hidden in fans with their visible index corner). ``known``:
-    outlines (frame pixels) of cards known to lie there (see :func:`detect`)."""
+    outlines (frame pixels) of cards known to lie there (see :func:`detect`); ``taper``: see
+    :func:`vision.detect.quads.quad_shape`."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = _downscale(frame_bgr, scale)
@@ -397,7 +403,7 @@ def find_quads(
     cands: list[Candidate] = []
     seen: list[tuple[float, float, float]] = []
     done: list[Done] = []
-    work = make_work(small)
+    work = make_work(small, taper)
     for k in range(len(work.masks)):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
     small_known = [np.asarray(q, np.float64).reshape(4, 2) * scale for q in known]
@@ -480,32 +486,72 @@ def detect(
     hidden_cards: bool = True,
     corner_detector: CornerDetector | None = None,
     known: Sequence[np.ndarray] = (),
+    taper: float = TAPER,
 ) -> Detections:
     """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
     with ``hidden_cards``, also the cards of a fan whose index corner alone shows; with a
     ``corner_detector``, also every card whose index corner it finds where no outline was
     (:func:`add_corner_rows`). ``known``: outlines (frame pixels) of cards a video has shown
     lying there: a card touching one of them, which merges with it into one bright blob, is
-    what is left of the blob beyond it (they are not themselves returned unless found)."""
+    what is left of the blob beyond it (they are not themselves returned unless found).
+    ``taper``: how much longer one side of a card's outline may be than its opposite side
+    (:data:`vision.detect.quads.TAPER` for video, :data:`~vision.detect.quads.PHOTO_TAPER`
+    for still photographs, which may be taken low and close)."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     elif frame_bgr.shape[2] == 4:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
-    found = _outlined(frame_bgr, hidden_cards, known)
+    found = _outlined(frame_bgr, hidden_cards, known, taper)
     if corner_detector is not None:
         corners = corner_detector.find(frame_bgr)
         found = replace(add_corner_rows(found, frame_bgr, corners), corners=corners)
     return found
 
 
+def _steeper(
+    frame_bgr: np.ndarray,
+    known: Sequence[np.ndarray],
+    taper: float,
+    quads: np.ndarray,
+    scores: np.ndarray,
+    partial: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``quads``, ``scores``, ``partial`` (found with :data:`~vision.detect.quads.TAPER`) and
+    the outlines found with the steeper ``taper`` that share nothing with them: a card seen
+    low and close, the other side of it too short for the video taper, where nothing else was
+    found. Only there: allowed everywhere, the steeper taper also fits a steep quad across two
+    overlapping cards, or over a card and its shadow, before the cards themselves (on the
+    real photographs it cost 4 of 14 outlines of one solitaire photo, though no name)."""
+    more, more_scores, more_partial, _ = find_quads(frame_bgr, known, taper)
+    add = [
+        k
+        for k in range(len(more))
+        if not any(
+            cv2.intersectConvexConvex(more[k], q)[0] > OVERLAP_NONE * quad_area(q) for q in quads
+        )
+    ]
+    if not add:
+        return quads, scores, partial
+    return (
+        np.concatenate([quads.reshape(-1, 4, 2), more[add]]).astype(np.float32),
+        np.concatenate([scores, more_scores[add]]).astype(np.float32),
+        np.concatenate([partial, more_partial[add]]).astype(bool),
+    )
+
+
 def _outlined(
-    frame_bgr: np.ndarray, hidden_cards: bool, known: Sequence[np.ndarray] = ()
+    frame_bgr: np.ndarray,
+    hidden_cards: bool,
+    known: Sequence[np.ndarray] = (),
+    taper: float = TAPER,
 ) -> Detections:
     quads, scores, partial, hidden = find_quads(frame_bgr, known)
+    if taper > TAPER:
+        quads, scores, partial = _steeper(frame_bgr, known, taper, quads, scores, partial)
     if len(quads) == 0:
         return Detections(frame=frame_bgr)
     crops = np.stack([warp_quad(frame_bgr, q, ordered=True) for q in quads])  # (find_quads')
-    ambiguous = np.array([quad_shape(q)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
+    ambiguous = np.array([quad_shape(q, taper)[0] > AMBIGUOUS_ASPECT for q in quads], bool)
     one_corner = np.zeros(len(quads), bool)
     alternatives: dict[int, np.ndarray] = {}
     h_quads, h_crops, h_alts = _hidden_rows(frame_bgr, hidden) if hidden_cards else ([], [], [])

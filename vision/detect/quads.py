@@ -17,6 +17,16 @@ PREV = np.array([3, 0, 1, 2])
 NEXT_I = (1, 2, 3, 0)
 """NEXT as a tuple, for plain-Python loops."""
 
+TAPER = 1.6
+"""The most one side of a card's outline may be longer than its opposite side in a video
+frame: a camera on a stand at a table's side, or over it, sees a card's far side at least
+1/1.6 as long as its near side."""
+
+PHOTO_TAPER = 2.0
+""":data:`TAPER` for still photographs (``trickcam recognize``): a phone held low and close,
+a card's length from its near edge, sees the far side half as long as the near side
+(guillex7's 7C on a glossy desk, seen nearly edge-on: its sides 1.7 apart)."""
+
 
 def quad_area(quad: np.ndarray) -> float:
     """Area of a quad (pixels squared), whatever its orientation."""
@@ -39,7 +49,9 @@ def approx_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarr
     return np.asarray(box, dtype=np.float32)
 
 
-def restored_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
+def restored_quad(
+    contour: np.ndarray, hull: np.ndarray | None = None, taper: float = TAPER
+) -> np.ndarray | None:
     """The quad of a card with one corner cut off, or None.
 
     Such a card (its corner covered by the card lying on it, or cleared with a card found
@@ -50,13 +62,15 @@ def restored_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.nda
     guess, tried when the first fails: where the cut is as long as a side, it would take the
     cut for a side; and only for one cut corner snugly restored (a fanned pile, or two
     overlapping cards, leave out two corners or much more). ``hull``: the outline's convex
-    hull, when already made."""
+    hull, when already made; ``taper``: see :func:`quad_shape`."""
     if hull is None:
         hull = cv2.convexHull(contour)
-    return _longest_sides_quad(hull, cv2.arcLength(hull, True), float(cv2.contourArea(hull)))
+    return _longest_sides_quad(hull, cv2.arcLength(hull, True), float(cv2.contourArea(hull)), taper)
 
 
-def _longest_sides_quad(hull: np.ndarray, perimeter: float, hull_area: float) -> np.ndarray | None:
+def _longest_sides_quad(
+    hull: np.ndarray, perimeter: float, hull_area: float, taper: float = TAPER
+) -> np.ndarray | None:
     """The quad whose sides lie on the four longest sides of a fine polygon of ``hull`` (kept
     in their order round it), when it is convex, card-like and holds the hull snugly."""
     poly = cv2.approxPolyDP(hull, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
@@ -87,7 +101,7 @@ def _longest_sides_quad(hull: np.ndarray, perimeter: float, hull_area: float) ->
         t = (diff[0] * d2[1] - diff[1] * d2[0]) / denom
         corners.append(p1 + t * d1)
     quad = np.array(corners, np.float32)
-    if not quad_shape(quad)[1]:
+    if not quad_shape(quad, taper)[1]:
         return None
     area = quad_area(quad)
     if not 0.97 * hull_area <= area <= 1.1 * hull_area:
@@ -221,8 +235,9 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray, grow: float) -> np.ndarra
     return out
 
 
-def quad_shape(quad: np.ndarray) -> tuple[float, bool]:
-    """(aspect short/long, plausible) for a quad: convex, no sharp corners, sane sides.
+def quad_shape(quad: np.ndarray, taper: float = TAPER) -> tuple[float, bool]:
+    """(aspect short/long, plausible) for a quad: convex, no sharp corners, no side longer
+    than ``taper`` times its opposite side (:data:`TAPER`, :data:`PHOTO_TAPER`).
     (Plain, unrolled Python on the eight numbers: called for every candidate region, and
     numpy's per-call overhead, or even a Python loop's, dwarfs the arithmetic.)"""
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
@@ -236,8 +251,8 @@ def quad_shape(quad: np.ndarray) -> tuple[float, bool]:
     c0, c1, c2, c3 = dy * ax - dx * ay, ay * bx - ax * by, by * cx - bx * cy, cy * dx - cx * dy
     if not ((c0 > 0 and c1 > 0 and c2 > 0 and c3 > 0) or (c0 < 0 and c1 < 0 and c2 < 0 and c3 < 0)):
         return 0.0, False
-    # opposite sides of a card under moderate perspective stay within a factor ~1.6
-    if s0 > 1.6 * s2 or s2 > 1.6 * s0 or s1 > 1.6 * s3 or s3 > 1.6 * s1:
+    # opposite sides of a card under perspective stay within a factor ``taper``
+    if s0 > taper * s2 or s2 > taper * s0 or s1 > taper * s3 or s3 > taper * s1:
         return 0.0, False
     # a corner angle outside ~41..139 degrees (|cos| > 0.75)
     if (

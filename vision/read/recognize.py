@@ -16,7 +16,7 @@ from vision.detect.candidates import iou
 from vision.detect.corners import MODEL_PATH as CORNER_MODEL
 from vision.detect.corners import CornerDetector, CornerModelError
 from vision.detect.find import Detections, detect, release_corners
-from vision.detect.quads import quad_area
+from vision.detect.quads import PHOTO_TAPER, quad_area
 from vision.read.classify import (
     CARD_LABELS,
     PARTIAL_THRESHOLD,
@@ -290,22 +290,27 @@ class Recognizer:
     pale tables); by default the shipped ``models/corners.onnx`` when it is there, ``None``
     for outlines alone. ``one_deck``: each photo holds each card at most once (one deck, as
     every game here is played with), so what the cards named surely rule out helps name the
-    unsure ones (:func:`one_of_each`); False for cards of two decks mixed."""
+    unsure ones (:func:`one_of_each`); False for cards of two decks mixed. ``taper``: how
+    much longer one side of a card's outline may be than its opposite side; by default a
+    photograph's (:data:`vision.detect.quads.PHOTO_TAPER`: a phone may be held low and
+    close), :data:`~vision.detect.quads.TAPER` for frames of a camera on a stand."""
 
     def __init__(
         self,
         classifier: CardClassifier | None = None,
         corners: CornerDetector | None | str = "default",
         one_deck: bool = True,
+        taper: float = PHOTO_TAPER,
     ) -> None:
         self.one_deck = one_deck
+        self.taper = taper
         self.classifier = classifier if classifier is not None else CardClassifier()
         if corners == "default":
             corners = default_corner_detector(self.classifier.session.get_session_options())
         self.corners = corners if isinstance(corners, CornerDetector) else None
 
     def __call__(self, frame_bgr: np.ndarray) -> list[Find]:
-        detections = detect(frame_bgr, corner_detector=self.corners)
+        detections = detect(frame_bgr, corner_detector=self.corners, taper=self.taper)
         return finds_from(*read_frame(detections, self.classifier, self.one_deck))
 
 
