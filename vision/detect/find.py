@@ -71,7 +71,8 @@ from vision.detect.quads import TAPER, beyond_side, quad_area, quad_shape, quad_
 
 OVERLAP_NONE = 0.02
 """An outline found only with a photograph's steeper taper (:func:`_steeper`) is kept only
-where it overlaps no outline found with the video taper by more than this share of it."""
+where it overlaps no outline found with the video taper by more than this share of that
+outline's area."""
 
 WORK_LONG_SIDE = 640
 """Detection runs on the frame downscaled to this long side (pixels): fast (a 1280x720 frame
