@@ -126,9 +126,10 @@ def test_a_suit_the_views_agree_on_outweighs_the_index_and_others_change_nothing
     assert after[a_s] / after[kc] == pytest.approx(SUIT_AGAINST * none[a_s] / none[kc])
 
 
-def test_a_lean_weighs_softly_among_the_cards_only() -> None:
+def test_a_lean_weighs_among_the_cards_only() -> None:
     """Bellot's AC read AS by a little from its index while its face leans to clubs (the
-    two swapped in development seed 10184's light Clabber): named AC. A sure index is not
+    two swapped in development seed 10184's light Clabber): named AC; read AS at 0.84, its
+    face leaning 0.8 to clubs (fresh seed 10649): named AC too. A sure index is not
     turned by a lean; a back's or no card's probability is kept; no views, no change."""
     index = one_hot("AS", 0.62)
     index[LABELS.index("AC")] = 0.36
@@ -148,6 +149,13 @@ def test_a_lean_weighs_softly_among_the_cards_only() -> None:
     assert np.array_equal(with_lean(index, []), index)
     # a lean to the index's own suit leaves the index's card on top
     assert int(np.argmax(with_lean(index, _looks("SS", p=0.8)))) == LABELS.index("AS")
+    # fresh seed 10649's bellot AC (light and full Clag, 30 fps): its index read AS 0.84
+    # against AC 0.16, its face leaning 0.8 to clubs: a lean that strong turns a split that
+    # wide (a square root of it did not)
+    split = one_hot("AS", 0.84)
+    split[LABELS.index("AC")] = 0.16
+    split /= split.sum()
+    assert int(np.argmax(with_lean(split, lean))) == LABELS.index("AC")
 
 
 def test_an_index_whose_face_shows_or_leans_to_another_suit_is_doubted() -> None:
