@@ -383,6 +383,11 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # way to the askew outline the watcher passed as known: never read again, its play
         # missed when the trick was gathered (11/12)
         ("hands", "clag", 10615, 30),
+        # trick 1's 4D, followed where it lay, outlined anew there as a hand came to gather
+        # the trick and read 4D 0.91 ("cannot be played here"): taken for seat 3's card to
+        # trick 2 as 8D, the 4C likewise, trick 2 "left the table short" and its cards were
+        # read as trick 3's, three of them unmarked (3/12)
+        ("full", "clag", 10730, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
