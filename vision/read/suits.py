@@ -170,20 +170,20 @@ are the kept renders' plastic JC read JS twice (seed 10628) and KC read KS (1063
 is made wrong, and 68 right plays read surer are no longer marked. ``bench/suits.py`` on worn
 single faces, wear seeds 1-3, 0.5 -> 1.5: held-out designs 462 -> 466 of 468 named right,
 trained designs 3,608 -> 3,626 of 3,744, right made wrong 1 -> 1 a seed (the same kde-penguins
-AS), real rectified photographs 268 -> 268 each. Replaying the dumped readings of every fresh
-run since seed 10612 (13,660 plays with a face seen; each play's two best readings and its
-face's lean), 1.5 turns seven misread plays right (the five above, 10628's two) and no right
-play wrong; 2.0 would turn two right plays wrong, their faces leaning 0.41-0.58 the wrong way.
-Fresh seeds run once at 1.5 (10681-10733, 5,770 plays) and replayed at 0.5: 16 plays read right
-would have been misread, none the other way (README). First measured at 0.5 on worn single
-faces, one seed (``bench/suits.py``: shrunk, blurred, tinted; one view each, index read by the
-classifier, sure suits weighed as before): held-out designs 153 -> 154 of 156 named right,
-trained designs 1191 -> 1199 of 1,248 with one right made wrong (kde-penguins' AS, its index
-0.51 against AC, its face leaning 0.8 to clubs: close, so marked in a hand), real rectified
-photographs 268 -> 268. Over three wear seeds 30 faces made right, 2 made wrong, both novelty
-designs read close; at weight 1.0 more of both. Fresh seed 10232's plastic JC, read JS 0.68 from
-its index while its face leaned 0.75 to clubs, moves to 0.55 JS (marked, as before); development
-seed 10184's light Clabber AC/AS swap (both marked) is read right."""
+AS), real rectified photographs 268 -> 268 each. Replaying the dumped plays of every fresh run
+from seed 10612 to 10680 (``bench/leanreplay.py``, 13,712 plays: each play against its rank in
+another suit), 1.5 turns seven misread plays right (the five above, 10628's two) and no right
+play wrong; 2.0 would turn one right play wrong too (10628's full Belote JC, read 0.53, its face
+leaning 0.41 to spades). Fresh seeds run once at 1.5 (10681-10733, 5,770 plays) and replayed at
+0.5: 16 plays read right would have been misread, none the other way (README). First measured at
+0.5 on worn single faces, one seed (``bench/suits.py``: shrunk, blurred, tinted; one view each,
+index read by the classifier, sure suits weighed as before): held-out designs 153 -> 154 of 156
+named right, trained designs 1191 -> 1199 of 1,248 with one right made wrong (kde-penguins' AS,
+its index 0.51 against AC, its face leaning 0.8 to clubs: close, so marked in a hand), real
+rectified photographs 268 -> 268. Over three wear seeds 30 faces made right, 2 made wrong, both
+novelty designs read close; at weight 1.0 more of both. Fresh seed 10232's plastic JC, read JS
+0.68 from its index while its face leaned 0.75 to clubs, moves to 0.55 JS (marked, as before);
+development seed 10184's light Clabber AC/AS swap (both marked) is read right."""
 
 
 def _lean(views: Sequence[np.ndarray]) -> np.ndarray:
