@@ -25,7 +25,10 @@ import json
 import sys
 from pathlib import Path
 
-SUITS = "SHDC"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.read.suits import SUITS  # noqa: E402
 
 
 def replay(hand: dict, dumped: float, weight: float) -> list[tuple[str, str, str, float]]:

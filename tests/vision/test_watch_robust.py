@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -30,7 +31,7 @@ from vision.read.pips import NUMBER_PIPS
 from vision.render.tablevideo import load_truth
 from vision.sources import VideoFile
 from vision.track import games
-from vision.track.watch import Watcher, classifier_reader
+from vision.track.watch import Reader, Watcher, classifier_reader
 
 pytestmark = needs(MODEL_PATH.exists(), f"the trained model {MODEL_PATH} (trickcam train)")
 
@@ -65,9 +66,9 @@ def _watch(
     truth: dict,
     reader: Callable[[list[np.ndarray]], np.ndarray],
     detector: Callable[[np.ndarray], object] | None = None,
-    suit_reader: object = "shipped",
+    suit_reader: Reader | Literal["shipped"] | None = "shipped",
 ) -> Watcher:
-    watcher = Watcher(_spec(truth), reader, detector=detector, suit_reader=suit_reader)  # type: ignore[arg-type]
+    watcher = Watcher(_spec(truth), reader, detector=detector, suit_reader=suit_reader)
     for frame in VideoFile(video):
         watcher.feed(frame.image, frame.t)
     return watcher

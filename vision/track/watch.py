@@ -1373,11 +1373,10 @@ class Watcher:
         card = CARD_LABELS[best]
         if probs[best] < FOUND_TWICE_SURE or card != (self.log.cards()[play.index][1] or play.card):
             return False
-        lies = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
         own = next((x for x in self.tracker.live() if x.id == play.track_id), None)
         if own is not None:
-            lies = own.centre
-        return self._near(tr, lies)
+            return self._near(tr, own.centre)
+        return self._near(tr, np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0))
 
     def _surely_again(self, play: PlayEvent, card: Card, probability: float, done: int) -> bool:
         """Is a card read ``card`` at ``probability``, its own card not found where it lay,
