@@ -160,7 +160,8 @@ def watch_one(video: Path, truth: dict, reader_kind: str, model_reader, geometry
          "probability": 0.0 if p.reading is None else p.reading.probability,
          "runner_up": None if p.reading is None or p.reading.runner_up is None else str(p.reading.runner_up),
          "runner_up_probability": 0.0 if p.reading is None else p.reading.runner_up_probability,
-         "face": _face(p.suits)}
+         "face": _face(p.suits), "pips": [int(n) for n in p.pips],
+         "pictures": [bool(x) for x in p.pictures]}
         for p in watcher.log.plays
     ]  # fmt: skip
     c = compare(seen, truth["plays"], watcher.spec.players)

@@ -336,3 +336,31 @@ def test_real_rectified_number_cards_never_show_a_picture(source: str) -> None:
             courts += 1
             pictured += shows_picture(image)
     assert pictured >= 0.6 * courts, (pictured, courts)  # (vosloo 76/108, mathsvlog 12/12)
+
+
+def test_a_picture_the_views_agree_on_makes_number_cards_less_likely() -> None:
+    """Bellot's JD, its middle a court's figure (fresh seed 10702's oblique Clag: its index
+    read 7D 0.46 beside JD 0.43, named 7D): with the picture its views agree on it is named
+    JD; courts, aces, a back and no card keep their odds to each other; views that do not
+    agree on a picture change nothing; a number card read surely stays itself."""
+    from vision.read.pips import PICTURE_AGAINST, shows_picture, with_picture
+
+    face = cv2.resize(_decks(("bellot",))["bellot"]["JD"][:, :, :3], (160, 240))
+    assert shows_picture(face)
+    probs = np.full(len(LABELS), 1e-4)
+    for label, p in (("7D", 0.46), ("JD", 0.43), ("QD", 0.03), ("back", 0.02)):
+        probs[LABELS.index(label)] = p
+    probs /= probs.sum()
+    seen = with_picture(probs, [shows_picture(face)] * 3)
+    assert LABELS[int(np.argmax(seen))] == "JD"
+    ratio = seen[LABELS.index("7D")] / seen[LABELS.index("JD")]
+    assert ratio == pytest.approx(PICTURE_AGAINST * 0.46 / 0.43)
+    for a, b in (("QD", "JD"), ("back", "JD"), ("AS", "KS")):
+        assert seen[LABELS.index(a)] / seen[LABELS.index(b)] == pytest.approx(
+            probs[LABELS.index(a)] / probs[LABELS.index(b)]
+        )
+    assert np.array_equal(with_picture(probs, [True, False]), probs)
+    assert np.array_equal(with_picture(probs, []), probs)
+    sure = np.full(len(LABELS), 1e-4)
+    sure[LABELS.index("7D")], sure[LABELS.index("JD")] = 0.99, 0.004
+    assert LABELS[int(np.argmax(with_picture(sure / sure.sum(), [True, True])))] == "7D"

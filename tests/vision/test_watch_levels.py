@@ -388,6 +388,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # trick 2 as 8D, the 4C likewise, trick 2 "left the table short" and its cards were
         # read as trick 3's, three of them unmarked (3/12)
         ("full", "clag", 10730, 30),
+        # trick 2's JD (bellot), its index read 7D 0.46 beside JD 0.43, every view of its
+        # middle a court's figure: named 7D, marked (11/12); a picture the views agree on now
+        # makes the number cards a tenth as likely (``pips.with_picture``)
+        ("oblique", "clag", 10702, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

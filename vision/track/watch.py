@@ -49,7 +49,14 @@ from vision.read.decode import (
     shape_doubt,
     views_doubt,
 )
-from vision.read.pips import count_pips, picture_doubt, pips_doubt, shows_picture, with_pips
+from vision.read.pips import (
+    count_pips,
+    picture_doubt,
+    pips_doubt,
+    shows_picture,
+    with_picture,
+    with_pips,
+)
 from vision.read.suits import SuitReader, suit_doubt, suit_unbacked, with_lean, with_suit
 from vision.track.anchor import CameraAnchor, centre_shift
 from vision.track.games import GameSpec
@@ -879,16 +886,19 @@ class Watcher:
         views: Sequence[np.ndarray] | np.ndarray,
     ) -> np.ndarray:
         """``probs`` weighed with the second looks at ``crops``: the pips counted in their
-        middle, the suit their whole face shows."""
+        middle or a court's picture there, the suit their whole face shows."""
         suits = self._suits(crops, views)
-        return with_suit(with_lean(with_pips(probs, pip_counts(crops, views)), suits), suits)
+        middle = with_picture(
+            with_pips(probs, pip_counts(crops, views)), picture_views(crops, views)
+        )
+        return with_suit(with_lean(middle, suits), suits)
 
     @staticmethod
     def _weigh(play: PlayEvent) -> None:
-        """``play``'s evidence from its views, the pips counted on them and their suit."""
-        play.probs = with_suit(
-            with_lean(with_pips(combine(play.views), play.pips), play.suits), play.suits
-        )
+        """``play``'s evidence from its views, the pips counted on them (or a picture seen
+        there) and their suit."""
+        middle = with_picture(with_pips(combine(play.views), play.pips), play.pictures)
+        play.probs = with_suit(with_lean(middle, play.suits), play.suits)
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
