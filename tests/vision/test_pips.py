@@ -341,8 +341,10 @@ def test_real_rectified_number_cards_never_show_a_picture(source: str) -> None:
 def test_a_picture_the_views_agree_on_makes_number_cards_less_likely() -> None:
     """Bellot's JD, its middle a court's figure (fresh seed 10702's oblique Clag: its index
     read 7D 0.46 beside JD 0.43, named 7D): with the picture its views agree on it is named
-    JD; courts, aces, a back and no card keep their odds to each other; views that do not
-    agree on a picture change nothing; a number card read surely stays itself."""
+    JD; courts and aces keep their odds to each other, a back and no card their
+    probabilities (a hand over a number card's middle makes a picture too: it must not make
+    the card no card); views that do not agree on a picture change nothing; a number card
+    read surely stays itself."""
     from vision.read.pips import PICTURE_AGAINST, shows_picture, with_picture
 
     face = cv2.resize(_decks(("bellot",))["bellot"]["JD"][:, :, :3], (160, 240))
@@ -355,10 +357,17 @@ def test_a_picture_the_views_agree_on_makes_number_cards_less_likely() -> None:
     assert LABELS[int(np.argmax(seen))] == "JD"
     ratio = seen[LABELS.index("7D")] / seen[LABELS.index("JD")]
     assert ratio == pytest.approx(PICTURE_AGAINST * 0.46 / 0.43)
-    for a, b in (("QD", "JD"), ("back", "JD"), ("AS", "KS")):
+    for a, b in (("QD", "JD"), ("AS", "KS")):
         assert seen[LABELS.index(a)] / seen[LABELS.index(b)] == pytest.approx(
             probs[LABELS.index(a)] / probs[LABELS.index(b)]
         )
+    for label in ("back", "none"):
+        assert seen[LABELS.index(label)] == pytest.approx(probs[LABELS.index(label)])
+    assert seen.sum() == pytest.approx(1.0)
+    hidden = np.full(len(LABELS), 1e-4)  # a 7D under a hand: half its reading no card
+    hidden[LABELS.index("7D")], hidden[LABELS.index("none")] = 0.5, 0.45
+    hidden /= hidden.sum()
+    assert LABELS[int(np.argmax(with_picture(hidden, [True, True])))] == "7D"
     assert np.array_equal(with_picture(probs, [True, False]), probs)
     assert np.array_equal(with_picture(probs, []), probs)
     sure = np.full(len(LABELS), 1e-4)

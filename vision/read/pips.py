@@ -315,16 +315,21 @@ looks, and a hand that joins pips once lies there for several frames."""
 def with_picture(probs: np.ndarray, pictures: Sequence[bool]) -> np.ndarray:
     """``probs`` (over ``vision.detect.preprocess.LABELS``: 52 cards, back, none) with a
     picture the views agree on (more than two thirds of them, :func:`shows_picture`) as
-    evidence: every number card made :data:`PICTURE_AGAINST` times less likely, renormalised
-    (courts, aces, a back and no card keep theirs: an ace's big sign and a hand or shadow make
-    pictures too). Unchanged when the views do not agree on a picture. Fresh seed 10702's
-    oblique Clag (10 fps, bellot): a JD, its index read 7D 0.46 beside JD 0.43, its middle a
-    court's figure in all its views, was named 7D (marked)."""
+    evidence: every number card made :data:`PICTURE_AGAINST` times less likely than the
+    courts and aces (an ace's big sign makes a picture too), among the cards only: a back's
+    or no card's probability is kept (a hand or a shadow over a card's middle makes a
+    picture; it does not say whether there is a card, and a number card under a hand must
+    not be read as no card for it). Unchanged when the views do not agree on a picture. Fresh
+    seed 10702's oblique Clag (10 fps, bellot): a JD, its index read 7D 0.46 beside JD 0.43,
+    its middle a court's figure in all its views, was named 7D (marked)."""
     if not pictures or consensus([int(p) for p in pictures]) != 1:
         return probs
     out = np.array(probs, np.float64, copy=True)
-    out[: len(_PICTURE_LIKELIHOOD)] *= _PICTURE_LIKELIHOOD[: len(out)]
-    return out / max(float(out.sum()), 1e-12)
+    n = min(len(_PICTURE_LIKELIHOOD), len(out))
+    mass = float(out[:n].sum())
+    out[:n] *= _PICTURE_LIKELIHOOD[:n]
+    out[:n] *= mass / max(float(out[:n].sum()), 1e-300)
+    return out
 
 
 _PICTURE_LIKELIHOOD = np.array([PICTURE_AGAINST if c.rank in NUMBER_PIPS else 1.0 for c in DECK_52])
