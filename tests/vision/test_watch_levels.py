@@ -392,6 +392,10 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # middle a court's figure: named 7D, marked (11/12); a picture the views agree on now
         # makes the number cards a tenth as likely (``pips.with_picture``)
         ("oblique", "clag", 10702, 10),
+        # seat 3 led 10C to where its 9C of trick 1 had lain, that trick gathered unseen: read
+        # 10C 1.00, but bellot's two club number cards alike to ``same_card``, it was taken
+        # for the 9C in view again, and its play was missed (11/12)
+        ("oblique", "clag", 10729, 30),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(

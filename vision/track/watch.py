@@ -1317,7 +1317,17 @@ class Watcher:
                 cards = self.log.cards()
                 again = any(c == card for k, (_, c) in enumerate(cards) if k != play.index)
                 faint = faint or (again and play.trick == len(done) + 1)
-                other = card not in (play.card, now) and probs[best] >= 0.9 and not looks_same
+                # (looking alike is no answer to a plain reading of another card where a play
+                # read surely lay: fresh seed 10729 oblique Clag, 30 fps: seat 3 led 10C to
+                # where its 9C of trick 1 had lain, the trick gathered unseen; read 10C 1.00,
+                # bellot's two club number cards alike to ``same_card``, it was taken for the
+                # 9C in view again and its play missed)
+                sure_other = probs[best] >= CARRIED_SURE and not play.confirm
+                other = (
+                    card not in (play.card, now)
+                    and probs[best] >= 0.9
+                    and (not looks_same or sure_other)
+                )
                 if other and play.trick <= len(done) and not self._lies_still(play, tr):
                     # a complete trick not yet seen gathered (a hand lay over its place as
                     # it went): a card plainly another one landing where one of its cards
