@@ -130,7 +130,12 @@ def test_watch_follows_a_short_hand_at_each_level(
      # the far king of clubs, 50 px long and blurred, read as a card back (0.88): the find
      # judged a back that lies on the other three cards' plane and completes their round is
      # that player's card (fresh seed 10507 at 30 fps: refused, 3 of 12 plays right)
-     ("light", "clag", 10507)],
+     ("light", "clag", 10507),
+     # two players' cards both far off (125 x 45 px), the queen of spades read as no card
+     # 0.69 (a face 0.32), two thumbs at the corners as no card at all: the doubtful find
+     # likeliest a face is the second player's card (fresh seed 10757 at 10 fps: refused,
+     # and the hand watched as from overhead, 0 of 18 plays right)
+     ("hands", "klaberjass", 10757)],
 )  # fmt: skip
 def test_calibrate_learns_the_plane_and_the_seats_from_any_camera(
     tmp_path: Path, level: str, game: str, seed: int

@@ -151,8 +151,10 @@ def setup_faces(
 ) -> list[tuple[float, int | None]]:
     """How surely each find of a setup frame is a card lying face up, and which way round it
     reads, from both views (a far card seen obliquely may be warped sideways). Score: 0 a back
-    (the stock, a held card), 1 a face in either view, 0.5 neither (a thumb, a cuff, or a
-    face too blurred to read: doubtful, used only when the sure faces are too few). View: 0
+    (the stock, a held card), 1 a face in either view, 0.5-0.7 neither (a thumb, a cuff, or a
+    face too blurred to read: doubtful, used only when the sure faces are too few; 0.5 and
+    0.4 times the likelier view's face probability, so a far face read partly as one scores
+    above a thumb read as no card at all). View: 0
     when the crop as warped reads and the other does not, 1 when only ``other_view`` of it
     reads (the card lies the other way round), None when that is not clear."""
     if not crops:
@@ -169,7 +171,7 @@ def setup_faces(
         elif max(pa, pb) > NOT_A_FACE:
             out.append((1.0, view))
         else:
-            out.append((0.5, None))
+            out.append((0.5 + 0.4 * max(pa, pb), None))
     return out
 
 

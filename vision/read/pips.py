@@ -306,8 +306,9 @@ PICTURE_AGAINST = 0.1
 shows a picture (:func:`with_picture`; its probability is multiplied by this). On the 27
 designs' clean, worn and blurred number faces no blob reaches :data:`PICTURE` (``bench/pips.py``);
 in the watcher, a hand or a shadow over a number card's middle can join its pips into one: on
-the kept development renders of session thirty-ninth (seeds 10612-10663, 2,018 plays followed
-whole) 2 of 1,353 number cards had views agreeing on a picture, against 453 of 486 court cards.
+kept development renders (seeds 10611-10668 and 10730, mostly Clag; 2,022 plays followed whole,
+session fortieth) 2 of 1,353 number cards had views agreeing on a picture, against 453 of 487
+court cards.
 A tenth, not the near-certainty that ratio gives: the views of one card are not independent
 looks, and a hand that joins pips once lies there for several frames."""
 

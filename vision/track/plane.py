@@ -502,6 +502,8 @@ def calibrate_frame(
             raise ValueError(f"found {faces} cards lying face up, expected {players}")
         idx, fit = choose_setup(quads, players, upright)
     chosen = [quads[i] for i in idx]
+    if players == 2 and not note:
+        note = _doubtful_note(cards, is_face, chosen)
     size = math.sqrt(float(np.mean([_area(q) for q in chosen])))
     if fit.rms > MAX_FIT * size:
         raise ValueError(
@@ -633,7 +635,61 @@ def _faces(
                    for least in (1.0, 1e-9))  # fmt: skip
     least = 1.0 if sure >= players or maybe < players or players < 3 else 0.5
     keep = [i for i, v in enumerate(score) if v >= least]
+    if players == 2 and sure == 1:
+        keep += _likeliest_face(found, score, keep)
     return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
+
+
+def _doubtful_note(
+    found: FoundCards,
+    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
+    chosen: list[np.ndarray],
+) -> str:
+    """What to check when a setup card chosen did not read plainly as a face (a two-player
+    setup's far card, :func:`_likeliest_face`): empty when every one did."""
+    if is_face is None or not found.quads:
+        return ""
+    doubtful: list[np.ndarray] = []
+    for q, (v, _) in zip(found.quads, is_face(found.crops), strict=True):
+        taken = 0.0 < v < 1.0 and any(_same_card(q, c) for c in chosen)
+        if taken and not any(_same_card(q, d) for d in doubtful):  # (outlined twice)
+            doubtful.append(q)
+    spots = ", ".join(f"({q.mean(axis=0)[0]:.0f}, {q.mean(axis=0)[1]:.0f})" for q in doubtful)
+    return (
+        f"the card at {spots} read only doubtfully as a face: is it a player's card?"
+        if spots
+        else ""
+    )
+
+
+DOUBTFUL_FACE = 0.58
+"""The least score (:func:`vision.read.decode.setup_faces`: 0.5 and 0.4 times a doubtful
+find's face probability) of the doubtful find taken for the second player's card of a
+two-player setup whose other card reads plainly: a face probability of 0.2. Fresh seed 10757's
+hands Klaberjass (10 fps, plastic): both setup cards lay far off, 125 x 45 px; the QS read no
+card 0.69 / QC 0.16 / QS 0.11 (face 0.32), two thumbs at the frame's corners no card 1.00:
+calibration failed and the hand was watched as from overhead (0/18)."""
+
+TWO_PLAYER_AREA = 6.0
+"""The most that the doubtful second card's outline and the plain one's may differ in area
+(either way) in a two-player setup: one near the camera, one far."""
+
+
+def _likeliest_face(found: FoundCards, score: list[float], faces: list[int]) -> list[int]:
+    """The doubtful find of a two-player setup likeliest a face (at least
+    :data:`DOUBTFUL_FACE`, about as large as the face found, :data:`TWO_PLAYER_AREA`, and not
+    that card outlined again), as a one-item list; empty when none is. Two cards fit a plane
+    whatever they are, so the find must read partly as a face: a thumb or a cuff reads as no
+    card at all."""
+    area = float(np.mean([_area(found.quads[i]) for i in faces]))
+    candidates = [
+        i
+        for i, v in enumerate(score)
+        if DOUBTFUL_FACE <= v < 1.0
+        and 1 / TWO_PLAYER_AREA <= _area(found.quads[i]) / area <= TWO_PLAYER_AREA
+        and not any(_same_card(found.quads[i], found.quads[j]) for j in faces)
+    ]
+    return [max(candidates, key=lambda i: score[i])] if candidates else []
 
 
 def _cards(quads: list[np.ndarray]) -> int:
