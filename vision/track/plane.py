@@ -486,24 +486,26 @@ def calibrate_frame(
                 fit = candidate
         if fit is not None:
             cards = _merge(_rectified_finds(frame, fit, detect), found)
-    quads, upright = _faces(cards, is_face, players)
+    # (each find's face score, read once: setup_faces runs the classifier)
+    scores = _scores(cards, is_face)
+    quads, upright = _faces(cards, scores, players)
     if len(quads) < players and cards is not found:
         # a card outlined again on the plane may read worse there (a court card's picture
         # taken for a back): the finds as first seen, if they hold every player's card
-        first = _faces(found, is_face, players)
+        first = _faces(found, _scores(found, is_face), players)
         if len(first[0]) >= players:
             quads, upright = first
     note = ""
     faces = _cards(quads)
     if faces == players - 1 and players >= 3:
-        idx, fit, quads, note = _with_one_back(cards, is_face, quads, upright, players)
+        idx, fit, quads, note = _with_one_back(cards, scores, quads, upright, players)
     else:
         if faces < players:
             raise ValueError(f"found {faces} cards lying face up, expected {players}")
         idx, fit = choose_setup(quads, players, upright)
     chosen = [quads[i] for i in idx]
     if players == 2 and not note:
-        note = _doubtful_note(cards, is_face, chosen)
+        note = _doubtful_note(cards, scores, chosen)
     size = math.sqrt(float(np.mean([_area(q) for q in chosen])))
     if fit.rms > MAX_FIT * size:
         raise ValueError(
@@ -545,7 +547,7 @@ SETUP_SPREAD = 1.6
 
 def _with_one_back(
     cards: FoundCards,
-    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
+    scores: list[float] | None,
     faces: list[np.ndarray],
     upright: list[bool],
     players: int,
@@ -556,14 +558,13 @@ def _with_one_back(
     (fresh seed 10507 light Clag, 30 fps: the far king of clubs, 50 px long and blurred, read
     'back' 0.88; calibration failed and the hand was watched without a table). Returns the
     chosen indices into the returned outlines, the plane, the outlines and a note; raises
-    ``ValueError`` when no back does."""
+    ``ValueError`` when no back does. ``scores``: each find's face score (:func:`_scores`)."""
     expected = f"found {players - 1} cards lying face up, expected {players}"
-    if is_face is None:
+    if scores is None:
         raise ValueError(expected)
-    scores = is_face(cards.crops)
     backs = [
         (q, up)
-        for q, up, (v, _) in zip(cards.quads, cards.upright, scores, strict=True)
+        for q, up, v in zip(cards.quads, cards.upright, scores, strict=True)
         if v == 0.0 and not any(_same_card(q, f) for f in faces)
     ]
     best: tuple[float, list[int], PlaneFit, list[np.ndarray]] | None = None
@@ -620,17 +621,26 @@ def _oriented(
     return FoundCards(quads, crops, upright)
 
 
-def _faces(
+def _scores(
     found: FoundCards,
     is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
-    players: int,
+) -> list[float] | None:
+    """Each find's face score (``is_face``: 1 a face, 0 not, between: doubtful); None
+    when there is no ``is_face`` (every find a face) or no find."""
+    if is_face is None or not found.quads:
+        return None
+    return [float(v) for v, _ in is_face(found.crops)]
+
+
+def _faces(
+    found: FoundCards, score: list[float] | None, players: int
 ) -> tuple[list[np.ndarray], list[bool]]:
     """The finds that are faces (outlines, and whether each is known upright); the doubtful
     ones too when the faces are fewer than ``players`` and at least three cards are laid out
-    (two cards fit a plane whatever they are: a doubtful find would go unchecked)."""
-    if is_face is None or not found.quads:
+    (two cards fit a plane whatever they are: a doubtful find would go unchecked).
+    ``score``: each find's face score (:func:`_scores`; None: every find a face)."""
+    if score is None:
         return list(found.quads), list(found.upright)
-    score = [float(v) for v, _ in is_face(found.crops)]
     sure, maybe = (_cards([q for q, v in zip(found.quads, score, strict=True) if v >= least])
                    for least in (1.0, 1e-9))  # fmt: skip
     least = 1.0 if sure >= players or maybe < players or players < 3 else 0.5
@@ -640,17 +650,14 @@ def _faces(
     return [found.quads[i] for i in keep], [found.upright[i] for i in keep]
 
 
-def _doubtful_note(
-    found: FoundCards,
-    is_face: Callable[[list[np.ndarray]], list[tuple[float, int | None]]] | None,
-    chosen: list[np.ndarray],
-) -> str:
+def _doubtful_note(found: FoundCards, scores: list[float] | None, chosen: list[np.ndarray]) -> str:
     """What to check when a setup card chosen did not read plainly as a face (a two-player
-    setup's far card, :func:`_likeliest_face`): empty when every one did."""
-    if is_face is None or not found.quads:
+    setup's far card, :func:`_likeliest_face`; ``scores``: each find's face score): empty
+    when every one did."""
+    if scores is None:
         return ""
     doubtful: list[np.ndarray] = []
-    for q, (v, _) in zip(found.quads, is_face(found.crops), strict=True):
+    for q, v in zip(found.quads, scores, strict=True):
         taken = 0.0 < v < 1.0 and any(_same_card(q, c) for c in chosen)
         if taken and not any(_same_card(q, d) for d in doubtful):  # (outlined twice)
             doubtful.append(q)

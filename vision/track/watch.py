@@ -270,6 +270,18 @@ def picture_views(
     ][:MAX_VIEWS]
 
 
+def second_looks(
+    probs: np.ndarray, pips: Sequence[int], pictures: Sequence[bool], suits: Sequence[np.ndarray]
+) -> np.ndarray:
+    """A card's probabilities as its index reads (``probs``) weighed with the second looks at
+    its views: the pips counted in their middle (:func:`vision.read.pips.with_pips`), a court's
+    picture seen there (:func:`~vision.read.pips.with_picture`), the suit their whole face
+    leans to and the suit it plainly shows (:func:`vision.read.suits.with_lean`,
+    :func:`~vision.read.suits.with_suit`)."""
+    middle = with_picture(with_pips(probs, pips), pictures)
+    return with_suit(with_lean(middle, suits), suits)
+
+
 class Watcher:
     """Feed frames; get :class:`WatchEvent` values; ``log`` holds the hand."""
 
@@ -887,18 +899,15 @@ class Watcher:
     ) -> np.ndarray:
         """``probs`` weighed with the second looks at ``crops``: the pips counted in their
         middle or a court's picture there, the suit their whole face shows."""
-        suits = self._suits(crops, views)
-        middle = with_picture(
-            with_pips(probs, pip_counts(crops, views)), picture_views(crops, views)
+        return second_looks(
+            probs, pip_counts(crops, views), picture_views(crops, views), self._suits(crops, views)
         )
-        return with_suit(with_lean(middle, suits), suits)
 
     @staticmethod
     def _weigh(play: PlayEvent) -> None:
         """``play``'s evidence from its views, the pips counted on them (or a picture seen
         there) and their suit."""
-        middle = with_picture(with_pips(combine(play.views), play.pips), play.pictures)
-        play.probs = with_suit(with_lean(middle, play.suits), play.suits)
+        play.probs = second_looks(combine(play.views), play.pips, play.pictures, play.suits)
 
     def _judge_pips(self) -> None:
         """Mark each play whose index, as the classifier reads it over the play's views,
