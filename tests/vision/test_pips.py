@@ -93,6 +93,21 @@ def test_number_cards_are_counted_right_or_not_at_all_and_courts_never(worn: boo
     assert aces["tigullio"] == 4 and aces["plastic"] == 0, aces
 
 
+def test_a_tens_wide_index_reaching_out_of_its_corner_is_the_index() -> None:
+    """Plastic's two-figure 10s reach a little out of the index corners: the pieces of the
+    figures at the margin, smaller than a pip, their middles in a corner, are the index's,
+    and the ten pips are counted (they gave no count at all, even clean: in the watcher 9 of
+    242 plastic 10s were counted). A piece that size at the margin away from the corners
+    still ends the count (a pip the margin cut, a finger's tip)."""
+    faces = _decks(("plastic",))["plastic"]
+    for code in ("10H", "10D"):
+        face = cv2.resize(faces[code][:, :, :3], (160, 240), interpolation=cv2.INTER_AREA)
+        assert count_pips(face) == 10, code
+        cut = face.copy()
+        cv2.rectangle(cut, (10, 108), (21, 131), (40, 40, 40), -1)  # left margin, mid-height
+        assert count_pips(cut) is None, code
+
+
 def test_a_hand_over_the_card_glare_or_a_ringed_sign_is_no_opinion() -> None:
     """What hides part of the middle (a finger's shadow, glare washing pips out) leaves no
     count, never a short one; nor does a sign drawn in a ring."""
