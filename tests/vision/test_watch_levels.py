@@ -401,6 +401,15 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
         # 10C 1.00, but bellot's two club number cards alike to ``same_card``, it was taken
         # for the 9C in view again, and its play was missed (11/12)
         ("oblique", "clag", 10729, 30),
+        # seat 2 led trick 3's QD while trick 2 was judged being gathered, read KD 0.88 (bellot's
+        # diamond courts alike) two card sizes from where trick 2's KD lay, on seat 2's side:
+        # taken for the KD swept, and its play was missed (11/12)
+        ("oblique", "clag", 10904, 10),
+        # a knock as trick 3 lay made the watcher forget the bare table; on a cloth striped by
+        # shadows the trick's cards stayed "on the table" 2.5 s after they were gathered, trick
+        # 4's cards were taken for them, the trick went by unseen and every later play was
+        # given the next one's trick, none marked (6/18)
+        ("full", "klaberjass", 10814, 10),
     ],
 )
 def test_watch_follows_whole_hands_that_once_went_wrong(
