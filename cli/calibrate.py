@@ -107,7 +107,7 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     found)."""
     import cv2
 
-    from vision.detect.find import alternative_view, detect
+    from vision.detect.find import alternative_view, detect_low
     from vision.read.decode import setup_faces
     from vision.track.plane import calibrate_frame
     from vision.track.table import TableFileError, TableGeometry
@@ -123,7 +123,7 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     last: Exception | None = None
     for frame in _frames(args.source, args.at):
         try:
-            cal = calibrate_frame(frame, args.players, detect, args.first_seat_angle, is_face)
+            cal = calibrate_frame(frame, args.players, detect_low, args.first_seat_angle, is_face)
             break
         except ValueError as exc:
             last = exc

@@ -426,7 +426,7 @@ class TableCamera:
         """Seats from a frame with one card face up before each player (or, without a frame,
         an overhead camera's default), ``bottom_seat`` nearest the image's bottom edge. Only
         between hands: a hand being followed keeps the seats it started with."""
-        from vision.detect.find import alternative_view, detect
+        from vision.detect.find import alternative_view, detect_low
         from vision.read.decode import setup_faces
         from vision.track.plane import calibrate_frame
         from vision.track.table import TableGeometry
@@ -446,7 +446,7 @@ class TableCamera:
             def is_face(crops: list[np.ndarray]) -> list[tuple[float, int | None]]:
                 return setup_faces(vision.read, crops, alternative_view)
 
-            cal = calibrate_frame(image, players, detect, 90.0, is_face)
+            cal = calibrate_frame(image, players, detect_low, 90.0, is_face)
             h, w = image.shape[:2]
             angles = [0.0] * players
             for j in range(players):

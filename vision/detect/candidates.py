@@ -143,6 +143,7 @@ class Work:
     blobs: list[np.ndarray] = field(default_factory=list)  # the bright mask's outlines
     table: list[np.ndarray] = field(default_factory=list)  # the flat mask's largest region
     taper: float = TAPER  # the most a side may exceed its opposite (quads.quad_shape)
+    min_aspect: float = ASPECT_RANGE[0]  # the least short / long side (see ASPECT_RANGE)
 
 
 def card_from(
@@ -164,7 +165,7 @@ def card_from(
     if area < min_area or area > max_area:
         return None
     aspect, ok = quad_shape(snapped, work.taper)
-    if not ok or not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+    if not ok or not work.min_aspect <= aspect <= ASPECT_RANGE[1]:
         return None
     return snapped, aspect, support
 
@@ -248,7 +249,7 @@ def _candidate(
     if _is_done(quad, area, done):
         return None
     aspect, ok = quad_shape(quad, work.taper)
-    if not ok or not ASPECT_RANGE[0] - 0.05 <= aspect <= ASPECT_RANGE[1]:
+    if not ok or not work.min_aspect - 0.05 <= aspect <= ASPECT_RANGE[1]:
         return None
     grown_region = region + grow_k * cv2.arcLength(contour, True)
     fill = min(1.0, grown_region / area)
@@ -348,9 +349,10 @@ def candidates_from_mask(
     return found
 
 
-def make_work(small: np.ndarray, taper: float = TAPER) -> Work:
+def make_work(small: np.ndarray, taper: float = TAPER, min_aspect: float = ASPECT_RANGE[0]) -> Work:
     """The masks candidates are taken from (see the module docstring) and the edge image;
-    ``taper``: see :func:`vision.detect.quads.quad_shape`."""
+    ``taper``: see :func:`vision.detect.quads.quad_shape`; ``min_aspect``: the least short /
+    long side of a card's outline (:data:`ASPECT_RANGE`)."""
     b, g, r = cv2.split(small)
     minc = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (5, 5), 0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
@@ -370,7 +372,7 @@ def make_work(small: np.ndarray, taper: float = TAPER) -> Work:
         (cut, 1.5, cv2.RETR_EXTERNAL),
         (flat, 1.5, cv2.RETR_CCOMP),
     ]
-    return Work(masks, minc, float(paper), taper=taper)
+    return Work(masks, minc, float(paper), taper=taper, min_aspect=min_aspect)
 
 
 def _grown(cands: list[Candidate]) -> list[np.ndarray]:

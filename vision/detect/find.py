@@ -48,6 +48,7 @@ import cv2
 import numpy as np
 
 from vision.detect.candidates import (
+    ASPECT_RANGE,
     COARSE_PENALTY,
     Candidate,
     Done,
@@ -86,6 +87,16 @@ stand at the table's side (60 x 90 px at 1280 x 720 is 0.6 %; 0.3 % leaves margi
 perspective). Lowered from 0.8 %: on the real scenes it named 8 more cards (guillex7 2,
 mabrkr 1, notanumber11 6) and no wrong one; the outline is found on the work image, the card
 is warped from the full-resolution frame."""
+
+LOW_ASPECT = 0.34
+"""The least short / long side of a card's outline in a frame seen low from the table's side
+(:func:`detect_low`, a calibration's setup frame): a card lying across the line of sight,
+seen from 35 degrees up, is 0.69 x sin(35) = 0.40 as wide as long, and a far card, seen
+lower still, less. Fresh seed 10820 light Belote: the setup frame's AD, lying sideways, was
+outlined at 0.43, under :data:`~vision.detect.candidates.ASPECT_RANGE`, and never found;
+a spot on the table's edge was taken in its place and calibrate refused the frame. Only for
+the setup frame: the watcher finds cards on the plane seen from above, where every card is
+0.69, and a photograph's steep cards are :data:`~vision.detect.quads.PHOTO_TAPER`'s."""
 
 MAX_AREA_FRACTION = 0.75
 """Largest card, as a fraction of the frame area (the target is 60 %)."""
@@ -389,11 +400,13 @@ def find_quads(
     frame_bgr: np.ndarray,
     known: Sequence[np.ndarray] = (),
     taper: float = TAPER,
+    min_aspect: float = ASPECT_RANGE[0],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
     """Card outlines in ``frame_bgr``: (quads N x 4 x 2 in frame pixels, scores, partial, and
     the guessed outlines of cards hidden in fans with their visible index corner). ``known``:
     outlines (frame pixels) of cards known to lie there (see :func:`detect`); ``taper``: see
-    :func:`vision.detect.quads.quad_shape`."""
+    :func:`vision.detect.quads.quad_shape`; ``min_aspect``: the least short / long side
+    (:data:`~vision.detect.candidates.ASPECT_RANGE`, :data:`LOW_ASPECT`)."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = _downscale(frame_bgr, scale)
@@ -404,7 +417,7 @@ def find_quads(
     cands: list[Candidate] = []
     seen: list[tuple[float, float, float]] = []
     done: list[Done] = []
-    work = make_work(small, taper)
+    work = make_work(small, taper, min_aspect)
     for k in range(len(work.masks)):
         cands.extend(candidates_from_mask(work, k, min_area, max_area, seen, done))
     small_known = [np.asarray(q, np.float64).reshape(4, 2) * scale for q in known]
@@ -488,6 +501,7 @@ def detect(
     corner_detector: CornerDetector | None = None,
     known: Sequence[np.ndarray] = (),
     taper: float = TAPER,
+    min_aspect: float = ASPECT_RANGE[0],
 ) -> Detections:
     """Every face-up card in a BGR frame, with its upright warp (see :class:`Detections`);
     with ``hidden_cards``, also the cards of a fan whose index corner alone shows; with a
@@ -497,16 +511,24 @@ def detect(
     what is left of the blob beyond it (they are not themselves returned unless found).
     ``taper``: how much longer one side of a card's outline may be than its opposite side
     (:data:`vision.detect.quads.TAPER` for video, :data:`~vision.detect.quads.PHOTO_TAPER`
-    for still photographs, which may be taken low and close)."""
+    for still photographs, which may be taken low and close); ``min_aspect``: the least short /
+    long side of an outline (:data:`LOW_ASPECT` for a frame seen low, :func:`detect_low`)."""
     if frame_bgr.ndim == 2:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     elif frame_bgr.shape[2] == 4:
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
-    found = _outlined(frame_bgr, hidden_cards, known, taper)
+    found = _outlined(frame_bgr, hidden_cards, known, taper, min_aspect)
     if corner_detector is not None:
         corners = corner_detector.find(frame_bgr)
         found = replace(add_corner_rows(found, frame_bgr, corners), corners=corners)
     return found
+
+
+def detect_low(frame_bgr: np.ndarray) -> Detections:
+    """:func:`detect` for a frame seen low from the table's side, before the table's plane is
+    known (a calibration's setup frame): a card lying across the line of sight may be outlined
+    as narrow as :data:`LOW_ASPECT`."""
+    return detect(frame_bgr, min_aspect=LOW_ASPECT)
 
 
 def _steeper(
@@ -545,8 +567,9 @@ def _outlined(
     hidden_cards: bool,
     known: Sequence[np.ndarray] = (),
     taper: float = TAPER,
+    min_aspect: float = ASPECT_RANGE[0],
 ) -> Detections:
-    quads, scores, partial, hidden = find_quads(frame_bgr, known)
+    quads, scores, partial, hidden = find_quads(frame_bgr, known, min_aspect=min_aspect)
     if taper > TAPER:
         quads, scores, partial = _steeper(frame_bgr, known, taper, quads, scores, partial)
     if len(quads) == 0:
