@@ -121,14 +121,24 @@ def _from_frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         return setup_faces(reader, crops, alternative_view)
 
     last: Exception | None = None
+    tried = None
     for frame in _frames(args.source, args.at):
         try:
             cal = calibrate_frame(frame, args.players, detect_low, args.first_seat_angle, is_face)
             break
         except ValueError as exc:
-            last = exc
+            last, tried = exc, frame
     else:
-        raise TableFileError(f"{args.source!r}: {last} (one in front of each player)")
+        drawn = ""
+        if args.show and tried is not None:
+            # what was found, for the person to see what to clear or move
+            from vision.draw.overlay import draw_finds
+            from vision.track.plane import find_cards
+
+            finds = find_cards(tried, detect_low, tiles=3).quads
+            cv2.imwrite(str(args.show), draw_finds(tried, finds, f"not calibrated: {last}"))
+            drawn = f"; the {len(finds)} cards found are drawn in {args.show}"
+        raise TableFileError(f"{args.source!r}: {last} (one in front of each player){drawn}")
     h, w = frame.shape[:2]
     radius = args.play_radius or cal.radius
     geometry = TableGeometry(

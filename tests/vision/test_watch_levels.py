@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import cv2
@@ -183,14 +184,25 @@ def test_calibrate_refuses_a_setup_frame_with_a_card_hidden(
     x, y = (int(v) for v in truth["setup"]["cards"][1]["centre"])
     cv2.ellipse(frame, (x, y), (66, 48), 20, 0, 360, (40, 40, 45), -1)  # a dark head
     cv2.imwrite(str(setup), frame)
-    out = tmp_path / "table.json"
-    argv = ["--source", str(setup), "--players", "4",
+    out, shown = tmp_path / "table.json", tmp_path / "found.png"
+    argv = ["--source", str(setup), "--players", "4", "--show", str(shown),
             "--first-seat-angle", f"{first_seat_angle(truth):.1f}", "--out", str(out)]  # fmt: skip
     assert cmd_calibrate.main(argv) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert "one in front of each player" in err
     assert not out.exists()
+    # what it found is drawn for the person to see: each find outlined, the reason on top
+    found = re.search(r"the (\d+) cards found are drawn in (\S+)", err)
+    assert found is not None, err
+    assert int(found.group(1)) >= 3 and Path(found.group(2)) == shown
+    drawn = cv2.imread(str(shown))
+    assert drawn.shape == frame.shape
+    assert drawn[:3].max() < 20 < frame[:3].max()  # the band the reason is written on
+    lit = (np.abs(drawn.astype(int) - frame.astype(int)).sum(axis=2) > 60)[40:]
+    for card in truth["setup"]["cards"][2:]:  # the outline round a card left in view
+        cx, cy = (int(v) for v in card["centre"])
+        assert lit[cy - 40 - 60 : cy - 40 + 60, cx - 80 : cx + 80].sum() > 50
     # the frame as rendered, nothing hidden, is learned
     render_level_hand("clabber", 9307, video, (1280, 720), 10, "hands", heldout=True, video=False)
     assert cmd_calibrate.main(argv) == 0

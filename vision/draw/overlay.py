@@ -97,6 +97,31 @@ def draw_table(
     return out
 
 
+def draw_finds(frame: np.ndarray, quads: list[np.ndarray], why: str) -> np.ndarray:
+    """A copy of a calibration frame that was refused: every card found outlined and
+    numbered, and why it was refused along the top (what to clear or move is then plain)."""
+    out = frame.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 900)
+    for k, q in enumerate(quads):
+        pts = np.round(np.asarray(q)).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, CONFIRM, max(1, round(2 * scale)), cv2.LINE_AA)
+        c = np.asarray(q).reshape(4, 2).mean(axis=0)
+        _label(out, f"find {k + 1}", (int(c[0]), int(c[1])), CONFIRM, scale * 0.7)
+    words, lines = why.split(), [""]
+    for word in words:  # wrapped to the frame's width
+        wider = f"{lines[-1]} {word}".strip()
+        if lines[-1] and cv2.getTextSize(wider, FONT, scale * 0.6, 1)[0][0] > w - 20:
+            lines.append(word)
+        else:
+            lines[-1] = wider
+    step = round(28 * scale)
+    cv2.rectangle(out, (0, 0), (w, step * len(lines) + step // 2), (0, 0, 0), -1)
+    for k, line in enumerate(lines):
+        cv2.putText(out, line, (10, step * (k + 1)), FONT, scale * 0.6, SEAT, 1, cv2.LINE_AA)
+    return out
+
+
 def draw(frame: np.ndarray, watcher: Watcher, t: float) -> np.ndarray:
     """A copy of ``frame`` with the table as the watcher sees it at time ``t``."""
     out = frame.copy()
