@@ -32,6 +32,8 @@ class MotionGate:
         self.last_motion: np.ndarray | None = None  # seconds, per cell
         self.scale = 1.0
         self.last_any = -math.inf
+        self.started = math.inf
+        """When the first frame came (nothing is known still before a frame to compare)."""
         self.looked: np.ndarray | None = None
         """The tiny copy as it was at the last look (:meth:`mark_look`)."""
 
@@ -53,6 +55,7 @@ class MotionGate:
         sh, sw = grey.shape
         gh, gw = -(-sh // self.cell), -(-sw // self.cell)
         if self.prev is None or self.prev.shape != grey.shape:
+            self.started = t
             self.prev = grey
             self.last_motion = np.full((gh, gw), -math.inf)
             return False

@@ -151,6 +151,10 @@ the last play seen."""
 TOGETHER_S = 0.15
 """Cards first seen this close in time were uncovered together (a head lifted off them)."""
 
+STILL_BARE_S = 0.3
+"""The play area seen bare with nothing moving anywhere for this long shows that no card lies
+on it (:meth:`Watcher._bare_since`)."""
+
 UNSEEN_PLAY_S = 0.8
 """A trick can have gone by unseen only when at least this long per player has passed since
 the last trick's last card (see :meth:`Watcher._unseen_trick`)."""
@@ -378,6 +382,10 @@ class Watcher:
         as :attr:`bare_look` is): a card's place that looks so again is bare."""
         self.empty_at = -math.inf
         """When :attr:`empty_table` was last taken or followed."""
+        self.still_bare_at = -math.inf
+        """When the play area was last seen bare with nothing moving anywhere for
+        :data:`STILL_BARE_S` (a hand hovering over the cards, as pale as the cloth, may pass
+        for bare cloth, but it moves)."""
         self.covered_s = 0.0
         """How long the play area has been mostly covered (a head, a body) since the last
         play was seen (:meth:`_unseen_trick`)."""
@@ -719,6 +727,8 @@ class Watcher:
             else:
                 self.empty_table = work.astype(np.float32)
             self.empty_at = t
+            if t - max(self.gate.last_any, self.gate.started) >= STILL_BARE_S:
+                self.still_bare_at = t
 
     def _make_view(self, size: tuple[int, int]) -> None:
         self.view = PlaneView.make(
@@ -1232,6 +1242,7 @@ class Watcher:
         # one followed but not found (moved: pushed, or swept together) may be
         here_now = self.tracker.seen_now
         done, _ = self.log.tricks()
+        side = self.seats.seat_of(tr.centre, self.size)  # the seat whose side this card is on
         for play in reversed(self.log.plays):
             if play.missed or play.track_id == tr.id:
                 continue
@@ -1267,7 +1278,6 @@ class Watcher:
             # under the gathering hand read 'none' then QD at 0.25, taken for the next
             # trick's first card, and every later play was given to the wrong trick)
             where_it_lay = np.asarray(play.quad, np.float64).reshape(4, 2).mean(axis=0)
-            side = self.seats.seat_of(tr.centre, self.size)
             under_sweep = (
                 sweeping
                 and probs[best] < 0.8
@@ -1337,6 +1347,16 @@ class Watcher:
                 if other and not back and not play.confirm:
                     continue
             else:
+                if self._bare_since(play.trick):
+                    # its trick left the table and the table has been seen bare and still
+                    # since: gathered, so a card found where one of its cards lay is a new
+                    # card (fresh seed 10987 oblique Clabber, 30 fps: trick 5 gathered, its
+                    # last card (QH) read only as no card; the bare table seen still for 1 s;
+                    # the next lead, KC read KS 0.69 where the 9S had lain, was taken for the
+                    # 9S back in view (the KS had been played: "reading as a card played
+                    # before"), seat 1's next card was given to trick 5, unmarked, and trick
+                    # 6 closed two plays short)
+                    continue
                 now = self.log.cards()[play.index][1]
                 if self._carried_on(play, tr, probs):
                     return self._seen_carried(play, tr, t)
@@ -1599,6 +1619,20 @@ class Watcher:
                 old.status = "gone"
         self.play_of_track[tr.id] = play.index
         play.track_id = tr.id
+
+    def _bare_since(self, trick: int) -> bool:
+        """Have all the cards seen in ``trick`` left the table, and has the play area been
+        seen bare since the last of them was seen (no card found, the cloth as it looks bare:
+        :meth:`_note_cover`), with nothing moving anywhere (:data:`STILL_BARE_S`)? Then the
+        trick was gathered, whatever was judged of it. Still: a hand hovering over a trick
+        may hide every card of it and pass for cloth (fresh seed 11162 hands Clabber, 10
+        fps: a skin-toned hand over a lead on a mauve cloth, no card found and the play area
+        "bare" at one look; without stillness the lead back in view was taken for a new
+        card and every later trick shifted)."""
+        ids = [p.track_id for p in self.log.plays if p.trick == trick and not p.missed]
+        if not ids or any(i < 0 or i not in self.last_seen for i in ids):
+            return False  # one still followed, or recorded before this watcher started
+        return self.still_bare_at > max(self.last_seen[i] for i in ids)
 
     def _trick_back(self, play: PlayEvent, tr: Track) -> bool:
         """Is another card of ``play``'s trick found again where it lay (a card followed
